@@ -1,0 +1,38 @@
+# lessonkit: the two commands a reader or author needs are `make serve` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+NODE_READY := node_modules/.package-lock.json
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve site test test-fast clean
+
+serve: $(INSTALLED) $(NODE_READY)
+	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
+
+site: $(INSTALLED) $(NODE_READY)
+	$(BIN)/mkdocs build --strict
+
+# Everything: engine tests, every claim and sample in docs/, and the browser tests on the built site.
+test: site
+	$(BIN)/pytest
+
+# Everything but the browser: quick feedback while writing a lesson.
+test-fast: $(INSTALLED)
+	$(BIN)/pytest -m "not browser"
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet "hatchling==1.33.0"
+	$(BIN)/pip install --quiet --no-build-isolation -e ".[site,test]"
+	touch $@
+
+$(NODE_READY): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+clean:
+	rm -rf site .venv node_modules .cache

@@ -1,0 +1,25 @@
+"""Collects every claim and runnable sample in docs/ as a test, and reports how many were checked."""
+
+from pathlib import Path
+
+from sybil import Sybil
+
+from lessonkit.authoring.claims import bare_numbers, find_claims
+from lessonkit.authoring.sybil_parsers import TALLY, parse_claims, parse_samples
+
+DOCS = Path(__file__).parent / "docs"
+
+pytest_collect_file = Sybil(parsers=[parse_claims, parse_samples], patterns=["*.md"], path="docs").pytest()
+
+
+def pytest_terminal_summary(terminalreporter):
+    lessons = sorted((DOCS / "lessons").glob("*.md"))
+    claims = [claim for page in lessons for claim in find_claims(page.read_text(encoding="utf-8"))]
+    bound = sum(claim.bound for claim in claims)
+    unbound = sum(len(bare_numbers(page.read_text(encoding="utf-8"))) for page in lessons)
+    passed = {kind: sum(n for (k, path), n in TALLY.items() if k == kind and path.startswith(str(DOCS))) for kind in ("claims", "samples")}
+    terminalreporter.write_line(
+        f"lessonkit prose: {passed['claims']} of {bound} claims checked against the engine, "
+        f"{len(claims) - bound} numbers marked as not claims, {unbound} unmarked, in {len(lessons)} lesson page(s); "
+        f"{passed['samples']} runnable samples executed"
+    )

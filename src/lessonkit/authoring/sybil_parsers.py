@@ -1,0 +1,68 @@
+"""Sybil parsers that check a lesson page: its claims against the engine, its samples by running them.
+
+A page names its engine in front matter (``engine: lessonkit.compression``); claim expressions are
+evaluated in that module's namespace. Samples run like markdown-exec runs them at build time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections import Counter
+from collections.abc import Iterator
+from importlib import import_module
+from typing import Any
+
+from sybil import Document, Example, Region
+
+from lessonkit.authoring.claims import Claim, check_claim, find_claims
+from lessonkit.authoring.samples import Sample, find_samples
+
+# What passed in this test run, by (kind, document path), for the summary line of the test report.
+TALLY: Counter[tuple[str, str]] = Counter()
+
+FRONT_MATTER_KEY = re.compile(r"^(?P<key>[\w-]+):[ \t]*(?P<value>.*?)[ \t]*$", re.MULTILINE)
+
+
+def front_matter(text: str) -> dict[str, str]:
+    if not text.startswith("---\n"):
+        return {}
+    end = text.find("\n---\n", 4)
+    return {m["key"]: m["value"] for m in FRONT_MATTER_KEY.finditer(text[4:end])} if end > 0 else {}
+
+
+def engine_namespace(document: Document) -> dict[str, Any]:
+    if "engine" not in document.namespace:
+        name = front_matter(document.text).get("engine")
+        if not name:
+            raise LookupError(f"{document.path}: claims need 'engine: <module>' in the page's front matter")
+        document.namespace["engine"] = vars(import_module(name))
+    return document.namespace["engine"]
+
+
+def evaluate_claim(example: Example) -> None:
+    claim: Claim = example.parsed
+    check_claim(claim, engine_namespace(example.document))
+    TALLY["claims", example.path] += 1
+
+
+def parse_claims(document: Document) -> Iterator[Region]:
+    for claim in find_claims(document.text):
+        if claim.bound:
+            yield Region(claim.start, claim.end, claim, evaluate_claim)
+
+
+def evaluate_sample(example: Example) -> None:
+    sample: Sample = example.parsed
+    sessions = example.document.namespace.setdefault("sessions", {})
+    namespace = sessions.setdefault(sample.session, {"__name__": "__main__"}) if sample.session else {"__name__": "__main__"}
+    # Printed output is the page's to show, not the test log's.
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(sample.code, f"{example.path}:{sample.line}", "exec"), namespace)
+    TALLY["samples", example.path] += 1
+
+
+def parse_samples(document: Document) -> Iterator[Region]:
+    for sample in find_samples(document.text):
+        yield Region(sample.start, sample.end, sample, evaluate_sample)

@@ -1,0 +1,296 @@
+"""Context compression: replay a conversation into a token budget and follow a fact's evidence.
+
+The model is deliberately small. Eight turns arrive one after another; each carries a fixed
+teaching-token weight (not tokenizer output) and explicit annotations saying which turn is the
+user-backed source of a fact and which turns merely mention it. Whenever a new turn pushes the
+window over its budget, one of two policies makes room:
+
+- ``evict``: drop the earliest retained non-system turn until the window fits;
+- ``summarize``: fold such turns, oldest first, into one pinned summary of fixed size that records
+  every folded turn ID, and copies the user-backed evidence only under ``preserve`` fidelity.
+
+The system turn is pinned and counts against the budget. Fidelity has no effect on eviction.
+An agent turn that repeats a fact never creates provenance: only a user turn annotated as the
+source does, or a summary that kept that turn's provenance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Union
+
+from lessonkit.fixtures import Record, read_fixture
+
+POLICIES: Mapping[str, str] = {"evict": "Evict oldest", "summarize": "Summarize older turns"}
+FIDELITIES: Mapping[str, str] = {"preserve": "Preserve critical fact", "drop": "Drop critical fact"}
+ROLES = ("system", "user", "agent")
+FACT_ROLES = (None, "source", "mention")
+SUMMARY_ID = "S"
+
+
+@dataclass(frozen=True)
+class Fact:
+    name: str
+    value: str
+
+    @property
+    def answer(self) -> str:
+        return f"{self.name}: {self.value}"
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: str
+    role: str
+    tokens: int
+    arrives_at: float
+    text: str
+    fact: str | None = None  # "source", "mention" or None, as annotated in the fixture
+
+    @property
+    def pinned(self) -> bool:
+        return self.role == "system"
+
+    @property
+    def backs_fact(self) -> bool:
+        # Provenance is a property of who said it: an agent repeating a fact is not evidence.
+        return self.role == "user" and self.fact == "source"
+
+    @property
+    def mentions_fact(self) -> bool:
+        return self.fact in ("source", "mention")
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return (self.id,) if self.backs_fact else ()
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The one summary a window may hold: pinned once created, growing as turns fold into it."""
+
+    tokens: int
+    folded: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    mentions_fact: bool = False
+    id: str = SUMMARY_ID
+    role: str = "summary"
+    pinned: bool = True
+
+    def fold(self, turn: Turn, fidelity: str) -> Summary:
+        keep = fidelity == "preserve"
+        return Summary(
+            tokens=self.tokens,
+            folded=self.folded + (turn.id,),
+            sources=self.sources + (turn.sources if keep else ()),
+            mentions_fact=self.mentions_fact or (keep and turn.mentions_fact),
+        )
+
+    def text(self, fact: Fact) -> str:
+        folded = ", ".join(self.folded)
+        if self.sources:
+            return f"Earlier turns {folded}, condensed. The user set {fact.answer} (source {', '.join(self.sources)})."
+        if self.mentions_fact:
+            return f"Earlier turns {folded}, condensed. {fact.value} was mentioned without a user source."
+        return f"Earlier turns {folded}, condensed; the {fact.name} was left out."
+
+
+Entry = Union[Turn, Summary]
+
+
+@dataclass(frozen=True)
+class Window:
+    """What the agent would see: entries in order, pinned ones first."""
+
+    entries: tuple[Entry, ...] = ()
+
+    @property
+    def tokens(self) -> int:
+        return sum(entry.tokens for entry in self.entries)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(entry.id for entry in self.entries)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(source for entry in self.entries for source in entry.sources)
+
+    @property
+    def fact_mentioned(self) -> bool:
+        return any(entry.mentions_fact for entry in self.entries)
+
+    @property
+    def summary(self) -> Summary | None:
+        return next((entry for entry in self.entries if isinstance(entry, Summary)), None)
+
+    def oldest_unpinned(self) -> Turn | None:
+        return next((entry for entry in self.entries if not entry.pinned), None)
+
+    def without(self, turn: Turn) -> Window:
+        return Window(tuple(entry for entry in self.entries if entry is not turn))
+
+    def with_summary(self, summary: Summary) -> Window:
+        rest = tuple(entry for entry in self.entries if not isinstance(entry, Summary))
+        pinned = tuple(entry for entry in rest if entry.pinned)
+        unpinned = tuple(entry for entry in rest if not entry.pinned)
+        return Window(pinned + (summary,) + unpinned)
+
+    def answer(self, fact: Fact) -> str:
+        if self.sources:
+            return fact.answer
+        return "unsupported" if self.fact_mentioned else "unknown"
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The validated fixture of the compression lesson."""
+
+    fact: Fact
+    turns: tuple[Turn, ...]
+    budgets: tuple[int, ...]
+    summary_tokens: int
+    duration: float
+
+    @classmethod
+    def from_record(cls, record: Record) -> Lesson:
+        fact = record.child("fact")
+        duration = record.number("duration_s", above=0)
+        turns, seen = [], set()
+        for row in record.children("turns"):
+            turn = Turn(
+                id=row.text("id"),
+                role=row.choice("role", ROLES),
+                tokens=row.whole("tokens"),
+                arrives_at=row.number("arrives_at_s", above=0),
+                text=row.text("text"),
+                fact=row.choice("fact", FACT_ROLES),
+            )
+            if turn.id in seen or turn.id == SUMMARY_ID:
+                raise row.fail("id", f"is {turn.id!r}, which is already taken")
+            if turn.fact == "source" and turn.role != "user":
+                raise row.fail("fact", f"is \"source\" but the role is {turn.role!r}; only a user turn can back a fact")
+            if turns and turn.arrives_at <= turns[-1].arrives_at:
+                raise row.fail("arrives_at_s", f"is {turn.arrives_at:g}; arrivals must come later than {turns[-1].arrives_at:g}")
+            if turn.arrives_at > duration:
+                raise row.fail("arrives_at_s", f"is {turn.arrives_at:g}, after the replay ends at {duration:g}")
+            seen.add(turn.id)
+            turns.append(turn)
+        if not turns[0].pinned:
+            raise record.fail("turns", "must start with the pinned system turn")
+        return cls(
+            fact=Fact(fact.text("name"), fact.text("value")),
+            turns=tuple(turns),
+            budgets=record.whole_list("budgets"),
+            summary_tokens=record.whole("summary_tokens"),
+            duration=duration,
+        )
+
+    @property
+    def source(self) -> Turn:
+        return next(turn for turn in self.turns if turn.backs_fact)
+
+
+@lru_cache(maxsize=1)
+def lesson() -> Lesson:
+    return Lesson.from_record(read_fixture("compression"))
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """The window just after the `index`-th turn arrived and the policy made room (0: none yet)."""
+
+    index: int
+    time: float
+    turn: Turn | None
+    attempted: int
+    operations: tuple[str, ...]
+    window: Window
+    fact: Fact
+
+    @property
+    def tokens(self) -> int:
+        return self.window.tokens
+
+    @property
+    def retained(self) -> tuple[str, ...]:
+        return self.window.ids
+
+    @property
+    def fact_mentioned(self) -> bool:
+        return self.window.fact_mentioned
+
+    @property
+    def user_backed(self) -> bool:
+        return bool(self.window.sources)
+
+    @property
+    def answer(self) -> str:
+        return self.window.answer(self.fact)
+
+
+def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_tokens: int) -> tuple[Window, tuple[str, ...]]:
+    """Apply the overflow policy until the window fits, returning it and what was done, in order."""
+    operations: list[str] = []
+    while window.tokens > budget:
+        oldest = window.oldest_unpinned()
+        if oldest is None:  # only pinned entries left: nothing more may go
+            break
+        if policy == "evict":
+            window = window.without(oldest)
+            operations.append(f"evict {oldest.id}")
+            continue
+        summary = window.summary
+        if summary is None:
+            summary = Summary(tokens=summary_tokens)
+            operations.append(f"create {SUMMARY_ID}")
+        window = window.without(oldest).with_summary(summary.fold(oldest, fidelity))
+        operations.append(f"fold {oldest.id} into {SUMMARY_ID}")
+    return window, tuple(operations)
+
+
+def check_choice(kind: str, value: Any, allowed: Mapping[Any, str] | tuple[Any, ...]) -> None:
+    if value not in allowed:
+        listed = ", ".join(repr(option) for option in allowed)
+        raise ValueError(f"unknown {kind} {value!r}; allowed: {listed}")
+
+
+@dataclass(frozen=True)
+class Replay:
+    budget: int
+    policy: str
+    fidelity: str
+    arrivals: tuple[Arrival, ...]
+    duration: float
+
+    def at(self, seconds: float) -> Arrival:
+        """The latest arrival at or before `seconds` on the timeline."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= self.duration:
+            raise ValueError(f"time {seconds!r} is outside the timeline; allowed: 0 to {self.duration:g} seconds")
+        return [arrival for arrival in self.arrivals if arrival.time <= seconds][-1]
+
+    @property
+    def final(self) -> Arrival:
+        return self.arrivals[-1]
+
+
+def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson | None = None) -> Replay:
+    """Every arrival of the fixture's conversation under one budget, policy and fidelity."""
+    fixture = fixture or lesson()
+    check_choice("policy", policy, POLICIES)
+    check_choice("fidelity", fidelity, FIDELITIES)
+    check_choice("budget", budget, fixture.budgets)
+    window = Window()
+    arrivals = [Arrival(0, 0.0, None, 0, (), window, fixture.fact)]
+    for index, turn in enumerate(fixture.turns, start=1):
+        grown = Window(window.entries + (turn,))
+        window, operations = make_room(grown, budget, policy, fidelity, fixture.summary_tokens)
+        arrivals.append(Arrival(index, turn.arrives_at, turn, grown.tokens, operations, window, fixture.fact))
+    return Replay(budget, policy, fidelity, tuple(arrivals), fixture.duration)
+
+
+def first_unsupported_mention(run: Replay) -> Arrival | None:
+    """The first arrival at which the fact is still mentioned but no longer user-backed."""
+    return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)

@@ -1,0 +1,19 @@
+"""The registry of lesson panels, by the name a page's panel fence uses."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from lessonkit.panel import Panel
+
+# Each value is "module:attribute"; panels load lazily so one lesson's import cost is its own.
+PANELS = {
+    "compression": "lessonkit.panels.compression:PANEL",
+}
+
+
+def panel(lesson: str) -> Panel:
+    if lesson not in PANELS:
+        raise ValueError(f"unknown lesson panel {lesson!r}; allowed: {', '.join(map(repr, PANELS))}")
+    module, attribute = PANELS[lesson].split(":")
+    return getattr(import_module(module), attribute)

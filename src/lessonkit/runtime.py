@@ -1,0 +1,43 @@
+"""The one entry point the browser worker calls: parameters in, view out.
+
+Requests and answers are JSON text, so the JavaScript side never touches Python objects and the
+same call can later be answered from views the build computed ahead of time.
+"""
+
+from __future__ import annotations
+
+import json
+
+from lessonkit.panels import panel
+
+
+def answer(request: str) -> str:
+    """`{"lesson": name, "params": {...}}` -> `{"ok": true, "view": {...}}` or `{"ok": false, "error": ...}`."""
+    try:
+        asked = json.loads(request)
+        view = panel(asked["lesson"]).view(asked["params"])
+    except (ValueError, KeyError, TypeError) as error:
+        return json.dumps({"ok": False, "error": str(error)})
+    return json.dumps({"ok": True, "view": view.to_json()})
+
+
+# Globals per markdown-exec session name, so samples that share a session at build time share
+# them in the page too; a sample without a session always starts from fresh globals.
+_sessions: dict[str, dict] = {}
+
+
+def run(code: str, session: str | None = None) -> str:
+    """Execute a reader-edited sample, returning `{"output": printed text, "error": traceback or null}`."""
+    import contextlib
+    import io
+    import traceback
+
+    namespace = _sessions.setdefault(session, {"__name__": "__main__"}) if session else {"__name__": "__main__"}
+    printed = io.StringIO()
+    error = None
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        try:
+            exec(compile(code, "<sample>", "exec"), namespace)
+        except BaseException:  # a reader's sample may raise anything, SystemExit included
+            error = traceback.format_exc(limit=-1)
+    return json.dumps({"output": printed.getvalue(), "error": error})

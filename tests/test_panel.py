@@ -1,0 +1,79 @@
+"""The compression panel: its spec carries the lesson's wording, its views come from the engine."""
+
+import json
+
+import pytest
+
+from lessonkit.panel import render
+from lessonkit.panels import panel
+from lessonkit.runtime import answer, run
+
+PANEL = panel("compression")
+
+
+def params(**changes):
+    return {**PANEL.defaults(), **changes}
+
+
+def test_the_spec_names_every_control_as_the_lesson_words_it():
+    spec = PANEL.spec()
+    assert [(c["label"], [o["label"] for o in c["options"]]) for c in spec["choices"]] == [
+        ("Context budget", ["24", "36", "48", "64"]),
+        ("Policy", ["Evict oldest", "Summarize older turns"]),
+        ("Fidelity", ["Preserve critical fact", "Drop critical fact"]),
+    ]
+    assert spec["timeline"]["label"] == "Timeline" and spec["timeline"]["end"] == 60
+    assert list(spec["timeline"]["marks"]) == [7.5 * n for n in range(1, 9)]
+    assert (spec["playback"]["play"], spec["playback"]["pause"]) == ("Play messages", "Pause messages")
+
+
+def test_the_status_states_tokens_retained_turns_and_both_findings_separately():
+    status = PANEL.view(params(time=30)).status
+    assert status == (
+        "23 of 24 tokens after T4 at 30 s (attempted 30). Retained: T1, T3, T4. "
+        "Fact mentioned: yes. User-backed evidence: none. Answer: unsupported."
+    )
+
+
+def test_user_backed_rows_are_marked_with_their_source_turn():
+    html = PANEL.view(params(policy="summarize", time=60)).html
+    assert 'class="lk-row lk-role-summary lk-evidence" data-id="S"' in html
+    assert "user-backed · source T2" in html
+
+
+def test_the_export_holds_every_arrival_and_labels_the_inspection_position_apart():
+    export = PANEL.view(params(time=31)).export
+    assert [a["arrival"] for a in export["arrivals"]] == list(range(9))
+    assert export["inspection"] == {"time_s": 31, "arrival": 4}
+    assert export["arrivals"][4]["retained"] == ["T1", "T3", "T4"]
+
+
+def test_the_static_render_carries_spec_initial_view_and_a_status_region():
+    page = render(PANEL)
+    assert 'role="status"' in page and "data-spec=" in page and "data-initial-view=" in page
+    assert "No message has arrived yet: 0 of 24 tokens." in page
+
+
+def test_the_worker_call_answers_a_view_as_json():
+    reply = json.loads(answer(json.dumps({"lesson": "compression", "params": params(time=60, budget=64)})))
+    assert reply["ok"] and "58 of 64 tokens" in reply["view"]["status"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "error"),
+    [
+        ({"lesson": "compression", "params": params(budget=30)}, "unknown budget 30; allowed: 24, 36, 48, 64"),
+        ({"lesson": "compression", "params": params(time=90)}, "allowed: 0 to 60 seconds"),
+        ({"lesson": "compression", "params": {**params(), "speed": 2}}, "unknown parameter(s) ['speed']"),
+        ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'compression'"),
+    ],
+)
+def test_the_worker_call_reports_bad_parameters_with_what_is_allowed(request_, error):
+    reply = json.loads(answer(json.dumps(request_)))
+    assert not reply["ok"] and error in reply["error"]
+
+
+def test_samples_in_one_session_share_names_and_errors_come_back_as_text():
+    assert json.loads(run("shared = 41", "s1"))["error"] is None
+    assert json.loads(run("print(shared + 1)", "s1"))["output"] == "42\n"
+    assert "NameError" in json.loads(run("print(shared)", None))["error"]
