@@ -20,7 +20,7 @@ PAGE = textwrap.dedent(
     not_executed = True
     ```
 
-    ```python exec="1" session="a"
+    ```python exec="1" session="a" source="tabbed-left"
     print(x * 3)
     ```
 
@@ -40,9 +40,14 @@ def test_only_executed_python_fences_are_samples_with_their_sessions():
     ]
 
 
-def test_the_site_hook_wraps_each_sample_with_its_session():
+def test_a_sample_shown_as_an_example_inside_another_fence_is_not_a_sample():
+    page = '````markdown\n```python exec="on"\nprint(1)\n```\n````\n'
+    assert find_samples(page) == []
+
+
+def test_the_site_hook_wraps_each_sample_that_shows_its_source_with_its_session():
     wrapped = on_page_markdown(PAGE, None, None, None)
-    assert wrapped.count('<div class="lk-sample"') == 3
+    assert wrapped.count('<div class="lk-sample"') == 2
     assert wrapped.count('data-session="a"') == 2
     assert "not_executed = True" in wrapped
 

@@ -188,9 +188,15 @@ class Lesson:
             duration=duration,
         )
 
+    def turn(self, turn_id: str) -> Turn:
+        for turn in self.turns:
+            if turn.id == turn_id:
+                return turn
+        raise ValueError(f"unknown turn {turn_id!r}; allowed: {', '.join(t.id for t in self.turns)}")
+
     @property
-    def source(self) -> Turn:
-        return next(turn for turn in self.turns if turn.backs_fact)
+    def total_tokens(self) -> int:
+        return sum(turn.tokens for turn in self.turns)
 
 
 @lru_cache(maxsize=1)

@@ -10,7 +10,11 @@ import re
 
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 # A fence opens with three or more backticks or tildes at any indentation and closes with the same run.
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^(?P=indent)(?P=fence)[ \t]*$", re.DOTALL | re.MULTILINE)
+# Matched left to right, an outer fence swallows any fence written inside it as an example.
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
+    re.DOTALL | re.MULTILINE,
+)
 INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")

@@ -11,13 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lessonkit.authoring.prose import line_of
+from lessonkit.authoring.prose import FENCE, line_of
 
-# Top-level fences only: a sample nested in a list or admonition would need its indent stripped.
-SAMPLE = re.compile(
-    r"^(?P<fence>`{3,}|~{3,})[ \t]*(?:python|py)[ \t]+(?P<info>[^\n]*)\n(?P<code>.*?)^(?P=fence)[ \t]*$",
-    re.DOTALL | re.MULTILINE,
-)
+LANGUAGE = re.compile(r"\s*(?:python|py)\s")
 OPTION = re.compile(r'(?P<key>[\w-]+)="(?P<value>[^"]*)"')
 ENABLED = {"on", "1", "true", "yes"}
 
@@ -38,8 +34,11 @@ class Sample:
 def find_samples(markdown: str) -> list[Sample]:
     """Every Python fence that markdown-exec will execute, in document order."""
     samples = []
-    for match in SAMPLE.finditer(markdown):
-        options = {option["key"]: option["value"] for option in OPTION.finditer(match["info"])}
+    for fence in FENCE.finditer(markdown):
+        # Top-level fences only: a sample nested in a list or admonition would need its indent stripped.
+        if fence["indent"] or not LANGUAGE.match(fence["info"] + " "):
+            continue
+        options = {option["key"]: option["value"] for option in OPTION.finditer(fence["info"])}
         if options.get("exec", "").lower() in ENABLED:
-            samples.append(Sample(match["code"], options, match.start(), match.end(), line_of(markdown, match.start())))
+            samples.append(Sample(fence["body"], options, fence.start(), fence.end(), line_of(markdown, fence.start())))
     return samples

@@ -1,6 +1,6 @@
 """MkDocs hooks that put the browser runtime into the built site.
 
-- Each runnable sample is wrapped in ``<div class="lk-sample">`` carrying its session, so the
+- Each runnable sample that shows its source is wrapped in ``<div class="lk-sample">`` carrying its session, so the
   page shell can make it editable and run it in the worker with the same namespaces as the build.
 - After the build, the pinned Pyodide is copied from node_modules and a fresh lessonkit wheel is
   built straight into the site, with a manifest telling the worker their names. Building the
@@ -23,6 +23,8 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     pieces, last = [], 0
     for sample in find_samples(markdown):
+        if "source" not in sample.options:  # generated content (a table, a figure), not a sample to edit
+            continue
         session = html.escape(sample.session or "", quote=True)
         pieces += [
             markdown[last : sample.start],
