@@ -12,12 +12,20 @@ from __future__ import annotations
 import html
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 from lessonkit.authoring.samples import find_samples
 
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+
+def on_pre_build(config: Any) -> None:
+    # `mkdocs serve` rebuilds in one long process: forget the engine modules so an edited engine
+    # renders the page, not the one imported at start-up. Build tools stay (MkDocs holds them).
+    for name in [name for name in sys.modules if name.startswith("lessonkit.") and not name.startswith("lessonkit.authoring")]:
+        del sys.modules[name]
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
