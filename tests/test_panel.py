@@ -46,6 +46,7 @@ def test_the_export_holds_every_arrival_and_labels_the_inspection_position_apart
     assert [a["arrival"] for a in export["arrivals"]] == list(range(9))
     assert export["inspection"] == {"time_s": 31, "arrival": 4}
     assert export["arrivals"][4]["retained"] == ["T1", "T3", "T4"]
+    assert [turn["id"] for turn in export["turns"]] == [f"T{n}" for n in range(1, 9)]
 
 
 def test_the_static_render_carries_spec_initial_view_and_a_status_region():

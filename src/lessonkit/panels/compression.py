@@ -24,6 +24,10 @@ def entry_state(entry: Turn | Summary) -> dict[str, Any]:
     return state
 
 
+def turn_record(turn: Turn) -> dict[str, Any]:
+    return {"id": turn.id, "role": turn.role, "tokens": turn.tokens, "arrives_at_s": turn.arrives_at, "text": turn.text, "fact": turn.fact}
+
+
 def arrival_state(run: Replay, arrival: Arrival) -> dict[str, Any]:
     """The exact state of one arrival, as data a reader can inspect or export."""
     return {
@@ -109,7 +113,9 @@ def view(params: Params) -> View:
         state=state,
         export={
             "lesson": "context-compression",
+            "model": "teaching tokens are fixed weights from the fixture, not tokenizer output",
             "settings": {"budget": run.budget, "policy": run.policy, "fidelity": run.fidelity},
+            "turns": [turn_record(turn) for turn in compression.lesson().turns],
             "arrivals": [arrival_state(run, each) for each in run.arrivals],
             # Kept apart from the arrivals: where the reader was looking is not part of the run.
             "inspection": {"time_s": params["time"], "arrival": arrival.index},
