@@ -1,0 +1,39 @@
+// lessonkit's browser shell, loaded on every page as an ES module. It brings each live experiment
+// (<section class="lk-panel">) and each runnable sample (<div class="lk-sample">) to life. It is
+// generic: a new lesson brings its own spec and engine in Python and needs no new JavaScript.
+// With JavaScript off, the page still shows everything the build computed.
+import { Engine } from "./engine.js";
+import { Panel } from "./panel.js";
+import { enhanceSamples } from "./samples.js";
+import { Storage } from "./storage.js";
+import { h } from "./dom.js";
+
+// One worker for the whole page (and, with instant navigation, for the whole visit).
+const engine = new Engine(new URL("worker.js", import.meta.url));
+engine.subscribe(() => {
+  document.documentElement.dataset.lkEngine = engine.state;
+});
+
+function enhance(root = document) {
+  const panels = [...root.querySelectorAll(".lk-panel:not([data-engine])")];
+  const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
+  if (!panels.length && !hasSamples) return;
+  const storage = new Storage();
+  engine.start();
+  for (const section of panels) {
+    try {
+      new Panel(section, { engine, storage });
+    } catch (error) {
+      // A broken spec must not take the page down: the static view stays, with the reason beside it.
+      section.dataset.engine = "failed";
+      section.prepend(h("p", { class: "lk-message" }, `This experiment could not be started: ${error.message}`));
+    }
+  }
+  enhanceSamples(root, { engine, storage });
+}
+
+enhance();
+// Material's instant navigation swaps pages without reloading scripts; document$ announces each one.
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  window.document$.subscribe(() => enhance());
+}

@@ -1,0 +1,55 @@
+// Small DOM helpers shared by the shell's modules. Everything is built with createElement and
+// textContent: no inline handlers, no inline styles, nothing a Content-Security-Policy would refuse.
+
+/** Build an element: h("button", {type: "button", class: "x"}, "Text", child, ...). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "class") element.className = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+let counter = 0;
+
+/** A document-unique id, so every <label for> finds its control even with several panels. */
+export function uniqueId(stem) {
+  counter += 1;
+  return `lk-${stem}-${counter}`;
+}
+
+/** Save `data` as a pretty-printed JSON file through a Blob and an <a download>. */
+export function downloadJSON(filename, data) {
+  const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: filename, class: "lk-download-link", hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoking at once can cancel the download in some browsers; a minute is plenty.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * A visible list of problems, one per topic, so that saving notes successfully clears the notes
+ * message without hiding a baseline problem. Polite live region, not role="status": the panel's
+ * single status region belongs to the experiment's view.
+ */
+export class Messages {
+  constructor(className = "lk-messages") {
+    this.element = h("div", { class: className, "aria-live": "polite" });
+    this.topics = new Map();
+  }
+
+  set(topic, text) {
+    if (text) this.topics.set(topic, text);
+    else this.topics.delete(topic);
+    this.element.replaceChildren(...[...this.topics.values()].map((line) => h("p", { class: "lk-message" }, line)));
+  }
+}

@@ -1,0 +1,159 @@
+// The page's side of the Python engine: one Web Worker (worker.js) running the site's own Pyodide,
+// shared by every panel and sample on the page.
+//
+// Message protocol (structured-clone objects, never Python objects):
+//   page -> worker  {id, kind: "view", lesson, params}      -> lessonkit.runtime.answer(JSON)
+//                   {id, kind: "run", code, session}         -> lessonkit.runtime.run(code, session)
+//   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
+//                   {kind: "failed", reason}                 booting failed (also an "error" event)
+//                   {kind: "answer", id, ok: true, view}     for "view"
+//                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
+//                   {kind: "answer", id, ok: false, error}   the engine refused the request
+// Requests sent while the worker boots wait inside the worker until it is ready.
+
+const BOOT_TIMEOUT_MS = 60_000;
+
+// Reasons are quoted inside the page's own sentences, which add their own full stop.
+const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
+
+/** Parameters as a stable text key: the same choices in any order give the same key. */
+export function paramsKey(lesson, params) {
+  const sorted = Object.fromEntries(Object.keys(params).sort().map((name) => [name, params[name]]));
+  return JSON.stringify([lesson, sorted]);
+}
+
+export class Engine {
+  constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
+    this.workerURL = workerURL;
+    this.bootTimeout = bootTimeout;
+    this.state = "idle"; // idle | booting | ready | failed
+    this.reason = null;
+    this.info = null; // {pyodide, seconds} once ready
+    // Bumped for every new worker: Python globals (sample sessions) live and die with a worker.
+    this.generation = 0;
+    this.worker = null;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.listeners = new Set();
+    // Views known without asking Python: the build's initial views and every view computed so far.
+    // A build-time table of precomputed views can be loaded into the same place later.
+    this.views = new Map();
+  }
+
+  /** Call `listener(engine)` now and on every state change; returns an unsubscribe function. */
+  subscribe(listener) {
+    this.listeners.add(listener);
+    listener(this);
+    return () => this.listeners.delete(listener);
+  }
+
+  start() {
+    if (this.worker) return;
+    this.generation += 1;
+    this.#setState("booting", null);
+    let worker;
+    try {
+      worker = new Worker(this.workerURL, { name: "lessonkit-engine" });
+    } catch (error) {
+      this.#fail(`the worker could not be created (${error.message})`);
+      return;
+    }
+    this.worker = worker;
+    this.bootStarted = performance.now();
+    this.timer = setTimeout(
+      () => this.#fail(`it did not finish starting within ${Math.round(this.bootTimeout / 1000)} seconds`),
+      this.bootTimeout,
+    );
+    worker.addEventListener("message", (event) => this.#receive(worker, event.data));
+    worker.addEventListener("error", (event) => {
+      event.preventDefault(); // reported in the page instead of as an uncaught error
+      if (worker === this.worker) this.#fail(event.message || "the worker script could not be loaded");
+    });
+    worker.addEventListener("messageerror", () => {
+      if (worker === this.worker) this.#fail("the worker sent a message the page could not read");
+    });
+  }
+
+  /** A fresh worker: after a failure ("Retry starting the engine"), or to stop a runaway sample. */
+  restart(reason = "the engine was restarted") {
+    this.#stop(reason);
+    this.start();
+  }
+
+  /** Record a view already known (e.g. the one the build rendered into the page). */
+  remember(lesson, params, view) {
+    this.views.set(paramsKey(lesson, params), view);
+  }
+
+  /** Answer from known views if possible, otherwise ask Python. The one way to get a view. */
+  view(lesson, params) {
+    const key = paramsKey(lesson, params);
+    const known = this.lookup(key);
+    if (known) return Promise.resolve(known);
+    return this.#request({ kind: "view", lesson, params }).then((answer) => {
+      this.views.set(key, answer.view);
+      return answer.view;
+    });
+  }
+
+  /** Known views first; a later change can look into precomputed build-time views here too. */
+  lookup(key) {
+    return this.views.get(key);
+  }
+
+  /** Run a reader's sample; resolves to {output, error}. */
+  run(code, session) {
+    return this.#request({ kind: "run", code, session: session || null }).then((answer) => answer.result);
+  }
+
+  #request(message) {
+    if (this.state === "idle") this.start();
+    if (this.state === "failed") {
+      return Promise.reject(new Error(`the Python engine is not running: ${this.reason}`));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+
+  #receive(worker, data) {
+    if (worker !== this.worker || !data) return;
+    if (data.kind === "ready") {
+      clearTimeout(this.timer);
+      this.info = { pyodide: data.pyodide, seconds: data.seconds };
+      console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide})`);
+      this.#setState("ready", null);
+    } else if (data.kind === "failed") {
+      this.#fail(data.reason);
+    } else if (data.kind === "answer") {
+      const waiting = this.pending.get(data.id);
+      if (!waiting) return;
+      this.pending.delete(data.id);
+      if (data.ok) waiting.resolve(data);
+      else waiting.reject(new Error(clause(data.error)));
+    }
+  }
+
+  #fail(reason) {
+    reason = clause(reason);
+    this.#stop(reason);
+    this.#setState("failed", reason);
+  }
+
+  #stop(reason) {
+    clearTimeout(this.timer);
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const { reject } of waiting) reject(new Error(reason));
+  }
+
+  #setState(state, reason) {
+    this.state = state;
+    this.reason = reason;
+    for (const listener of this.listeners) listener(this);
+  }
+}

@@ -1,0 +1,46 @@
+// "Expand experiment": the panel goes full screen through the Fullscreen API. Where that is refused
+// (iframes without allowfullscreen, some mobile browsers) a CSS class makes the panel fill the
+// viewport instead, with Escape to leave it, so the button always does what it says.
+import { button } from "./controls.js";
+
+const EXPAND = "Expand experiment";
+const EXIT = "Exit full screen";
+
+export class Expander {
+  constructor(section) {
+    this.section = section;
+    this.fallback = false;
+    this.button = button(EXPAND, "lk-expand", () => this.toggle());
+    document.addEventListener("fullscreenchange", () => this.#sync());
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.fallback) this.#setFallback(false);
+    });
+  }
+
+  get expanded() {
+    return document.fullscreenElement === this.section || this.fallback;
+  }
+
+  async toggle() {
+    if (this.fallback) return this.#setFallback(false);
+    if (document.fullscreenElement === this.section) return document.exitFullscreen();
+    try {
+      if (!this.section.requestFullscreen) throw new Error("no Fullscreen API");
+      await this.section.requestFullscreen();
+    } catch {
+      this.#setFallback(true);
+    }
+  }
+
+  #setFallback(on) {
+    this.fallback = on;
+    this.section.classList.toggle("lk-expanded", on);
+    document.documentElement.classList.toggle("lk-has-expanded", on);
+    this.#sync();
+  }
+
+  #sync() {
+    const expanded = this.expanded;
+    this.button.textContent = expanded ? EXIT : EXPAND;
+  }
+}

@@ -1,0 +1,114 @@
+// The playback clock. The shell owns time; Python only ever sees the arrival a moment falls on, so
+// a minute of playback costs as many engine calls as there are arrivals, not one per frame.
+
+const EPSILON = 1e-9;
+
+/** The latest mark at or before `time`, or 0 before the first: views only change at marks. */
+export function latestMark(marks, time) {
+  let found = 0;
+  for (const mark of marks) if (mark <= time + EPSILON) found = Math.max(found, mark);
+  return found;
+}
+
+/** The first mark after `time`, or `end` when none is left. */
+export function nextMark(marks, time, end) {
+  const later = marks.filter((mark) => mark > time + EPSILON);
+  return later.length ? Math.min(...later) : end;
+}
+
+// Longest step one frame may take: a tab in the background gets no frames, and coming back should
+// continue playback where it was rather than leap ahead by the time spent away.
+const MAX_FRAME_SECONDS = 0.25;
+
+export class Clock {
+  /**
+   * `onChange(clock)` is called whenever time or the phase changes.
+   *
+   * Stepping mode is for readers who ask for reduced motion (prefers-reduced-motion: reduce): there
+   * is no automatic playback at all; play() moves to the next arrival and stays paused, so nothing
+   * on the page changes unless the reader asks for it.
+   */
+  constructor({ end, marks, speed = 1, stepping = false, onChange = () => {} }) {
+    this.end = end;
+    this.marks = [...marks].sort((a, b) => a - b);
+    this.speed = speed;
+    this.stepping = stepping;
+    this.onChange = onChange;
+    this.time = 0;
+    this.playing = false;
+    this.frame = null;
+    this.lastFrame = null;
+  }
+
+  /** "start" (at 0), "playing", "paused" (mid-way) or "ended" (at the end). */
+  get phase() {
+    if (this.playing) return "playing";
+    if (this.time <= EPSILON) return "start";
+    if (this.time >= this.end - EPSILON) return "ended";
+    return "paused";
+  }
+
+  play() {
+    if (this.time >= this.end - EPSILON) this.time = 0; // Replay starts over from the beginning
+    if (this.stepping) {
+      this.time = nextMark(this.marks, this.time, this.end);
+      this.#emit();
+      return;
+    }
+    this.playing = true;
+    this.lastFrame = null;
+    this.frame = requestAnimationFrame((now) => this.#tick(now));
+    this.#emit();
+  }
+
+  pause() {
+    this.#halt();
+    this.#emit();
+  }
+
+  toggle() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  seek(time) {
+    this.#halt();
+    this.time = Math.min(this.end, Math.max(0, time));
+    this.#emit();
+  }
+
+  restart() {
+    this.seek(0);
+  }
+
+  /** Only the pace changes: a running playback carries on from where it is. */
+  setSpeed(speed) {
+    this.speed = speed;
+  }
+
+  setStepping(stepping) {
+    this.stepping = stepping;
+    if (stepping && this.playing) this.pause();
+  }
+
+  #halt() {
+    this.playing = false;
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
+  }
+
+  #tick(now) {
+    this.frame = null;
+    if (!this.playing) return;
+    const elapsed = this.lastFrame === null ? 0 : Math.min(MAX_FRAME_SECONDS, (now - this.lastFrame) / 1000);
+    this.lastFrame = now;
+    this.time = Math.min(this.end, this.time + elapsed * this.speed);
+    if (this.time >= this.end) this.playing = false;
+    else this.frame = requestAnimationFrame((next) => this.#tick(next));
+    this.#emit();
+  }
+
+  #emit() {
+    this.onChange(this);
+  }
+}

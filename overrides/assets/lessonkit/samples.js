@@ -1,0 +1,214 @@
+// Runnable samples: every <div class="lk-sample" data-session="…"> the build wrapped around a
+// markdown-exec sample becomes editable and runnable in the page, through the same worker.
+//
+// Samples that share a session share Python globals, as they did when the build ran them in page
+// order. So running sample 3 first runs the earlier samples of its session that this worker has not
+// run yet, the way the build did; a sample without a session always starts from fresh globals.
+import { button } from "./controls.js";
+import { h, uniqueId } from "./dom.js";
+
+// After this long a run gets a Stop button: an endless loop must not hold the page's engine forever.
+const STOP_AFTER_MS = 3000;
+
+function lastLine(text) {
+  return text.trim().split("\n").filter(Boolean).pop() || text;
+}
+
+class Sample {
+  constructor(wrapper, number, { engine, storage, all, canRetry }) {
+    this.wrapper = wrapper;
+    this.number = number;
+    this.engine = engine;
+    this.storage = storage;
+    this.all = all;
+    this.canRetry = canRetry;
+    this.session = wrapper.dataset.session || "";
+    this.ranIn = 0; // the engine generation (worker) that last ran this sample
+
+    const inResult = (element) => element.closest(".result");
+    this.source = [...wrapper.querySelectorAll(".highlight")].find((element) => !inResult(element));
+    this.code = this.source.querySelector("pre code") || this.source.querySelector("pre");
+    this.original = this.code.textContent;
+    this.originalHTML = this.code.innerHTML;
+    this.key = `lessonkit:sample:${location.pathname}:${number}`;
+    this.#wrapOutput();
+
+    const editorId = uniqueId("sample");
+    this.textarea = h("textarea", {
+      id: editorId,
+      class: "lk-code",
+      spellcheck: "false",
+      autocapitalize: "off",
+      autocomplete: "off",
+      wrap: "off", // code keeps its lines; long ones scroll as in the highlighted block
+      rows: Math.min(30, this.original.split("\n").length + 1),
+    });
+    this.textarea.value = this.original;
+    this.textarea.addEventListener("input", () => this.#edited());
+    this.editor = h(
+      "div",
+      { class: "lk-editor", id: `${editorId}-editor`, hidden: true },
+      h("label", { for: editorId, class: "lk-visually-hidden" }, `Code of sample ${number}`),
+      this.textarea,
+    );
+
+    this.edit = button(`Edit sample ${number}`, "lk-edit", () => this.#toggleEditor());
+    this.edit.setAttribute("aria-expanded", "false");
+    this.edit.setAttribute("aria-controls", this.editor.id);
+    this.runButton = button(`Run sample ${number}`, "lk-run", () => this.run());
+    this.reset = button(`Reset sample ${number}`, "lk-reset", () => this.#reset());
+    this.stop = button(`Stop sample ${number}`, "lk-stop", () =>
+      engine.restart(`sample ${number} was stopped, so the Python engine restarted`),
+    );
+    this.stop.hidden = true;
+    this.note = h("div", { class: "lk-sample-status", "aria-live": "polite" });
+    this.tools = h("div", { class: "lk-tools lk-sample-tools" }, this.edit, this.runButton, this.reset, this.stop);
+
+    this.source.after(this.editor, this.tools, this.note);
+    this.#restoreEdit();
+    this.#syncReset();
+    wrapper.dataset.lkSample = String(number);
+  }
+
+  /**
+   * markdown-exec puts the output in <div class="result"> for source="material-block", but for
+   * source="above" it is just the next highlighted block. Wrapping that block in a .result gives
+   * every sample the same shape: source, then .result.
+   */
+  #wrapOutput() {
+    if (this.wrapper.querySelector(".result")) return;
+    const next = this.source.nextElementSibling;
+    if (next && next.classList.contains("highlight")) {
+      const result = h("div", { class: "result" });
+      next.replaceWith(result);
+      result.append(next);
+    }
+  }
+
+  get isEdited() {
+    return this.textarea.value !== this.original;
+  }
+
+  async run() {
+    if (this.running) return;
+    this.running = true;
+    this.wrapper.classList.add("lk-running");
+    this.#say(this.engine.state === "ready" ? `Running sample ${this.number}…` : "Waiting for the Python engine to start…");
+    const stopTimer = setTimeout(() => (this.stop.hidden = false), STOP_AFTER_MS);
+    try {
+      for (const earlier of this.#unrunEarlierInSession()) await earlier.#execute();
+      const result = await this.#execute();
+      this.#say(
+        result.error
+          ? `Sample ${this.number} raised an error: ${lastLine(result.error)}`
+          : `Sample ${this.number} ran in your browser${result.output ? "." : "; it printed nothing."}`,
+      );
+    } catch (error) {
+      this.#say(`Sample ${this.number} could not run: ${error.message}.`, true);
+    } finally {
+      clearTimeout(stopTimer);
+      this.stop.hidden = true;
+      this.running = false;
+      this.wrapper.classList.remove("lk-running");
+    }
+  }
+
+  async #execute() {
+    const generation = this.engine.generation;
+    const result = await this.engine.run(this.textarea.value, this.session);
+    this.ranIn = generation;
+    this.#showResult(result);
+    return result;
+  }
+
+  #unrunEarlierInSession() {
+    if (!this.session) return [];
+    return this.all.filter(
+      (other) => other.number < this.number && other.session === this.session && other.ranIn !== this.engine.generation,
+    );
+  }
+
+  #showResult({ output, error }) {
+    let result = this.wrapper.querySelector(".result");
+    if (!result) {
+      result = h("div", { class: "result" }, h("div", { class: "highlight" }, h("pre", {}, h("code"))));
+      this.note.before(result);
+    }
+    const target = result.querySelector("pre code") || result.querySelector("pre") || result;
+    const pieces = [output];
+    if (error) {
+      pieces.push(h("span", { class: "lk-traceback" }, h("strong", { class: "lk-error-label" }, "Error"), "\n", error));
+    }
+    target.replaceChildren(...pieces);
+    result.classList.toggle("lk-result-error", Boolean(error));
+    result.dataset.ran = "browser";
+  }
+
+  #toggleEditor() {
+    const open = this.editor.hidden;
+    this.editor.hidden = !open;
+    this.source.hidden = open;
+    this.edit.setAttribute("aria-expanded", String(open));
+    if (open) this.textarea.focus();
+    else this.#showSource();
+  }
+
+  /** The block shows what Run runs: the lesson's highlighted code, or the reader's edit as plain text. */
+  #showSource() {
+    if (this.isEdited) this.code.textContent = this.textarea.value;
+    else this.code.innerHTML = this.originalHTML;
+  }
+
+  #edited() {
+    this.#syncReset();
+    const saved = this.isEdited
+      ? this.storage.writeJSON(this.key, { original: this.original, code: this.textarea.value })
+      : this.storage.remove(this.key);
+    if (!saved.ok) this.#say(`Your edit could not be saved in this browser (${saved.problem}); it stays here until you leave the page.`, true);
+    else if (this.noteIsProblem) this.#say("");
+  }
+
+  #reset() {
+    this.textarea.value = this.original;
+    this.#edited();
+    this.#showSource();
+    this.#say(`Sample ${this.number} is back to the lesson's code.`);
+  }
+
+  #restoreEdit() {
+    // Only an edit of this very code comes back: if the lesson changed the sample, the old edit
+    // stays in storage untouched rather than replacing new code.
+    const { value } = this.storage.readJSON(this.key);
+    if (!value || value.original !== this.original || typeof value.code !== "string") return;
+    this.textarea.value = value.code;
+    this.#showSource();
+    this.#say(`Your edit of sample ${this.number} from an earlier visit is back; Reset sample ${this.number} restores the lesson's code.`);
+  }
+
+  #syncReset() {
+    this.reset.disabled = !this.isEdited;
+  }
+
+  #say(text, problem = false) {
+    this.noteIsProblem = problem;
+    const children = text ? [h("p", { class: problem ? "lk-message" : "lk-note" }, text)] : [];
+    if (problem && this.canRetry && this.engine.state === "failed") {
+      children.push(button("Retry starting the engine", "lk-retry", () => this.engine.restart()));
+    }
+    this.note.replaceChildren(...children);
+  }
+}
+
+/** Make every not-yet-enhanced sample under `root` editable and runnable; returns how many. */
+export function enhanceSamples(root, { engine, storage }) {
+  const wrappers = [...root.querySelectorAll(".lk-sample")];
+  // Retry lives in the panel when there is one, so the page never shows two buttons of that name.
+  const canRetry = !root.querySelector(".lk-panel");
+  const all = [];
+  wrappers.forEach((wrapper, index) => {
+    if (wrapper.dataset.lkSample) return;
+    const hasSource = [...wrapper.querySelectorAll(".highlight")].some((element) => !element.closest(".result"));
+    if (hasSource) all.push(new Sample(wrapper, index + 1, { engine, storage, all, canRetry }));
+  });
+  return all.length;
+}

@@ -1,0 +1,91 @@
+// The reader's notes and baselines live in localStorage, which can be disabled, full or hold a value
+// this page can't read. None of that may lose what the reader wrote, so every access goes through
+// here and every problem comes back as a sentence the page shows, never as a thrown error.
+
+// "QuotaExceededError: The quota has been exceeded" (no final period: messages add their own).
+const describe = (error) =>
+  (error && error.name && error.message ? `${error.name}: ${error.message}` : String(error)).replace(/[.\s]+$/, "");
+
+function openLocalStorage() {
+  try {
+    // Merely touching window.localStorage throws when storage is disabled for the site.
+    const storage = window.localStorage;
+    return { storage, problem: storage ? null : "this browser offers no local storage" };
+  } catch (error) {
+    return { storage: null, problem: describe(error) };
+  }
+}
+
+export class Storage {
+  constructor() {
+    const { storage, problem } = openLocalStorage();
+    this.storage = storage;
+    this.unavailable = problem;
+    // Keys whose stored text could not be parsed: their raw text must be copied aside before
+    // anything replaces or removes it.
+    this.unreadable = new Map();
+  }
+
+  /** `{text}` (null when absent) or `{text: null, problem}`. */
+  readText(key) {
+    if (!this.storage) return { text: null, problem: this.unavailable };
+    try {
+      return { text: this.storage.getItem(key) };
+    } catch (error) {
+      return { text: null, problem: describe(error) };
+    }
+  }
+
+  /**
+   * `{value}` (null when absent), or `{value: null, unreadable: raw, problem}` when the stored text
+   * is not JSON or fails `check`. The unreadable text stays where it is, untouched.
+   */
+  readJSON(key, check = () => null) {
+    const { text, problem } = this.readText(key);
+    if (problem) return { value: null, problem };
+    if (text === null) return { value: null };
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.unreadable.set(key, text);
+      return { value: null, unreadable: text, problem: `it is not valid JSON (${error.message})` };
+    }
+    const wrong = check(value);
+    if (wrong) {
+      this.unreadable.set(key, text);
+      return { value: null, unreadable: text, problem: wrong };
+    }
+    return { value };
+  }
+
+  /** Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went. */
+  write(key, text) {
+    return this.#change(key, (storage) => storage.setItem(key, text));
+  }
+
+  writeJSON(key, value) {
+    return this.write(key, JSON.stringify(value));
+  }
+
+  remove(key) {
+    return this.#change(key, (storage) => storage.removeItem(key));
+  }
+
+  #change(key, apply) {
+    if (!this.storage) return { ok: false, problem: this.unavailable };
+    let keptAs = null;
+    try {
+      if (this.unreadable.has(key)) {
+        // Copy the unreadable text aside first; if that copy fails, the change is refused.
+        keptAs = `${key}:corrupt:${new Date().toISOString()}`;
+        this.storage.setItem(keptAs, this.unreadable.get(key));
+        this.unreadable.delete(key);
+      }
+      apply(this.storage);
+      return { ok: true, keptAs };
+    } catch (error) {
+      return { ok: false, problem: describe(error), keptAs };
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// The Python engine's home in the browser: a classic Web Worker, so Pyodide's start-up and every
+// computation stay off the page's main thread. Everything it loads comes from this site: the
+// manifest runtime.json (written by the build next to this file) names the pinned Pyodide and the
+// lessonkit wheel, both relative to the manifest. No micropip, no CDN, no network beyond the origin.
+// The message protocol is described in engine.js.
+"use strict";
+
+const manifestURL = new URL("runtime.json", self.location.href);
+let runtime = null;
+
+function describe(error) {
+  if (!error) return "unknown error";
+  // Python exceptions arrive as PythonError whose message is the whole traceback: keep its last line.
+  const text = String(error.message || error).trim();
+  return text.split("\n").filter(Boolean).pop() || text;
+}
+
+async function fetchOk(url, what) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(`${what} could not be fetched from ${url} (${describe(error)})`);
+  }
+  if (!response.ok) throw new Error(`${what} could not be fetched from ${url} (HTTP ${response.status})`);
+  return response;
+}
+
+// Pyodide never settles when one of its files is missing (it logs a warning and waits), which would
+// leave the reader looking at "Starting…" until the page's timeout. A HEAD request per file turns
+// a missing file into an immediate failure that names it.
+const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+async function checkPresent(indexURL) {
+  const missing = await Promise.all(
+    PYODIDE_FILES.map(async (name) => {
+      const url = new URL(name, indexURL).href;
+      try {
+        const response = await fetch(url, { method: "HEAD" });
+        // Some servers refuse HEAD (405/501); then Pyodide's own GET will tell.
+        if (response.status === 405 || response.status === 501) return null;
+        if (!response.ok) return `${name} (HTTP ${response.status})`;
+        // Browsers compile WebAssembly while it streams in only when it is served as such.
+        const type = response.headers.get("content-type") || "no content type";
+        if (name.endsWith(".wasm") && !type.includes("application/wasm")) {
+          return `${name} (served as ${type}; the server must send application/wasm)`;
+        }
+        return null;
+      } catch (error) {
+        return `${name} (${describe(error)})`;
+      }
+    }),
+  );
+  const absent = missing.filter(Boolean);
+  if (absent.length) throw new Error(`Pyodide files unusable at ${indexURL}: ${absent.join(", ")}`);
+}
+
+async function boot() {
+  const started = performance.now();
+  const manifestText = await (await fetchOk(manifestURL, "the runtime manifest")).text();
+  let manifest;
+  try {
+    manifest = JSON.parse(manifestText);
+  } catch (error) {
+    throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${error.message})`);
+  }
+  const indexURL = new URL(manifest.pyodide, manifestURL).href;
+  await checkPresent(indexURL);
+  try {
+    importScripts(new URL("pyodide.js", indexURL).href);
+  } catch (error) {
+    throw new Error(`Pyodide's loader could not be loaded from ${indexURL} (${describe(error)})`);
+  }
+  // Fetch the wheel while Pyodide boots: they don't depend on each other.
+  const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
+  wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
+  const pyodide = await loadPyodide({
+    indexURL,
+    // Python's own start-up chatter is not an error; samples capture their output in Python.
+    stdout: (line) => console.debug("[python]", line),
+    stderr: (line) => console.debug("[python stderr]", line),
+  });
+  // Straight into site-packages, as an installer would; no dependency resolution needed: the
+  // engine is pure Python using the standard library only.
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  runtime = pyodide.pyimport("lessonkit.runtime");
+  return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000 };
+}
+
+const booted = boot();
+booted.then(
+  (info) => postMessage({ kind: "ready", ...info }),
+  (error) => postMessage({ kind: "failed", reason: describe(error) }),
+);
+
+function handle(data) {
+  if (data.kind === "view") {
+    // runtime.answer already reports the engine's own refusals as {"ok": false, "error": ...}.
+    const answer = JSON.parse(runtime.answer(JSON.stringify({ lesson: data.lesson, params: data.params })));
+    return answer.ok ? { ok: true, view: answer.view } : { ok: false, error: answer.error };
+  }
+  if (data.kind === "run") {
+    // undefined becomes Python's None: a sample without a session starts from fresh globals.
+    return { ok: true, result: JSON.parse(runtime.run(data.code, data.session || undefined)) };
+  }
+  return { ok: false, error: `unknown request kind ${JSON.stringify(data.kind)}` };
+}
+
+self.addEventListener("message", async (event) => {
+  const data = event.data || {};
+  let answer;
+  try {
+    await booted;
+    answer = handle(data);
+  } catch (error) {
+    answer = { ok: false, error: describe(error) };
+  }
+  postMessage({ kind: "answer", id: data.id, ...answer });
+});
