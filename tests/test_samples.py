@@ -20,7 +20,7 @@ PAGE = textwrap.dedent(
     not_executed = True
     ```
 
-    ```python exec="1" session="a" source="tabbed-left"
+    ```python exec="1" session="a" source="block"
     print(x * 3)
     ```
 
@@ -73,3 +73,9 @@ def test_a_drifted_claim_in_a_page_fails_under_sybil(tmp_path):
     (example,) = collect(tmp_path, page)
     with pytest.raises(AssertionError, match="'twenty-two' .22. but replay"):
         example.evaluate()
+
+
+def test_a_sample_laid_out_so_the_editor_cannot_find_its_source_is_refused_with_the_layouts_allowed():
+    page = '```python exec="on" source="below"\nprint(1)\n```\n'
+    with pytest.raises(ValueError, match=r'page, line 1: a sample with source="below" cannot be edited in the page; use source="above"'):
+        on_page_markdown(page, None, None, None)

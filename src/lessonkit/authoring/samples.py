@@ -16,6 +16,9 @@ from lessonkit.authoring.prose import FENCE, line_of
 LANGUAGE = re.compile(r"\s*(?:python|py)\s")
 OPTION = re.compile(r'(?P<key>[\w-]+)="(?P<value>[^"]*)"')
 ENABLED = {"on", "1", "true", "yes"}
+# Where markdown-exec puts the source decides where the page's editor finds it: the source must
+# come first, then the output, as these layouts render them.
+EDITABLE_SOURCES = ("above", "block", "material-block")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,17 @@ class Sample:
     @property
     def session(self) -> str | None:
         return self.options.get("session") or None
+
+    @property
+    def shows_source(self) -> bool:
+        return "source" in self.options
+
+    def check_editable(self, where: str) -> None:
+        """Refuse a source layout the in-page editor cannot read, naming the layouts it can."""
+        layout = self.options.get("source")
+        if layout is not None and layout not in EDITABLE_SOURCES:
+            allowed = ", ".join(f'source="{name}"' for name in EDITABLE_SOURCES)
+            raise ValueError(f'{where}, line {self.line}: a sample with source="{layout}" cannot be edited in the page; use {allowed}')
 
 
 def find_samples(markdown: str) -> list[Sample]:

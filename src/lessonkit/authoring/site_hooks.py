@@ -31,8 +31,9 @@ def on_pre_build(config: Any) -> None:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     pieces, last = [], 0
     for sample in find_samples(markdown):
-        if "source" not in sample.options:  # generated content (a table, a figure), not a sample to edit
+        if not sample.shows_source:  # generated content (a table, a figure), not a sample to edit
             continue
+        sample.check_editable(page.file.src_uri if page else "page")
         session = html.escape(sample.session or "", quote=True)
         pieces += [
             markdown[last : sample.start],
