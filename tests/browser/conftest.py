@@ -127,10 +127,15 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 class Watch:
     """What a context did that a self-hosted, working page must never do."""
 
-    def __init__(self, origin: str) -> None:
+    def __init__(self, origin: str, expected_errors: tuple[str, ...] = ()) -> None:
         self.origin = origin
+        # Errors a test provokes on purpose (a missing file, say), as regular expressions.
+        self.expected = [re.compile(pattern) for pattern in expected_errors]
         self.foreign_requests: list[str] = []
         self.errors: list[str] = []
+
+    def _unexpected(self, text: str) -> bool:
+        return not any(pattern.search(text) for pattern in self.expected)
 
     def is_foreign(self, url: str) -> bool:
         if url.startswith(("data:", "blob:", "about:")):
@@ -142,12 +147,13 @@ class Watch:
             self.foreign_requests.append(url)
 
     def console(self, message: Any) -> None:
-        if message.type == "error":
+        if message.type == "error" and self._unexpected(message.text):
             url = (message.location or {}).get("url")
             self.errors.append(f"console error: {message.text}" + (f" (from {url})" if url else ""))
 
     def page_error(self, error: Any) -> None:
-        self.errors.append(f"uncaught page error: {error}")
+        if self._unexpected(str(error)):
+            self.errors.append(f"uncaught page error: {error}")
 
     def problems(self) -> list[str]:
         problems = []
@@ -162,11 +168,12 @@ class Watch:
 
 @pytest.fixture
 def open_context(browser: Browser, site_url: str) -> Iterator[Callable[..., BrowserContext]]:
-    """A factory of watched contexts (pass new_context options, e.g. java_script_enabled=False)."""
+    """A factory of watched contexts: new_context options (java_script_enabled=False, say), and
+    `expected_errors`, patterns of the console errors a test provokes on purpose."""
     opened: list[tuple[BrowserContext, Watch]] = []
 
-    def open_(**options: Any) -> BrowserContext:
-        watch = Watch(site_url)
+    def open_(expected_errors: tuple[str, ...] = (), **options: Any) -> BrowserContext:
+        watch = Watch(site_url, expected_errors)
         context = browser.new_context(accept_downloads=True, base_url=site_url, **options)
         context.set_default_timeout(STEP_MS)
         context.on("request", lambda request: watch.request(request.url))
