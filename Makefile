@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site test test-fast clean
+.PHONY: serve site test test-fast bench clean
 
 serve: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
@@ -23,6 +23,12 @@ test: site
 # Everything but the browser: quick feedback while writing a lesson.
 test-fast: $(INSTALLED)
 	$(BIN)/pytest -m "not browser"
+
+# Performance is shown by measurement, never by timing assertions in tests.
+bench: site
+	mkdir -p bench/results
+	$(BIN)/python bench/engine.py | tee bench/results/engine.json
+	$(BIN)/python bench/browser.py | tee bench/results/browser.json
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -12,12 +12,9 @@ as the lesson words them; expectations come from the lesson's own engine, import
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +22,13 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
 
 from lessonkit import compression
+from lessonkit.authoring.local_site import CHROMIUM, launch_chromium, served
 from lessonkit.panel import View
 from lessonkit.panels.compression import PANEL
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
 LESSON_PATH = "/lessons/context-compression/"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ENGINE_BOOT_MS = 60_000
 # Generous, because CI machines are slow; expect() returns as soon as the page agrees.
 STEP_MS = 20_000
@@ -62,30 +49,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # --- the site and the browser, once per session -------------------------------------------------
 
 
-class _SiteHandler(SimpleHTTPRequestHandler):
-    extensions_map = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        # Pyodide compiles its WebAssembly by streaming, which requires this exact type.
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".whl": "application/zip",
-        ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
-        pass
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A page closed mid-download resets its connection; that is not the site's fault.
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     page = SITE / LESSON_PATH.strip("/") / "index.html"
@@ -96,14 +59,8 @@ def site_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def site_url(site_dir: Path) -> Iterator[str]:
-    server = _QuietServer(("127.0.0.1", 0), functools.partial(_SiteHandler, directory=str(site_dir)))
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(site_dir) as origin:
+        yield origin
 
 
 @pytest.fixture(scope="session")
@@ -116,7 +73,7 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail("Chromium is missing: install Debian's chromium: apt-get install -y chromium", pytrace=False)
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+    browser = launch_chromium(playwright)
     yield browser
     browser.close()
 

@@ -1,0 +1,73 @@
+"""The built site on this machine: served on loopback, read by Debian's Chromium.
+
+Shared by the browser tests and the benchmark so both see the site exactly as a reader's browser
+would, with the MIME types Pyodide needs and the Chromium flags that work without a network.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, and quiet: without the background-networking flags Chromium keeps calling home, which
+# a machine with no network answers with a stream of refused connections.
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        # Pyodide compiles its WebAssembly while streaming, which requires this exact type.
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".whl": "application/zip",
+        ".zip": "application/zip",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
+        pass
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A page closed mid-download resets its connection; that is not the site's fault.
+        pass
+
+
+@contextmanager
+def served(directory: Path) -> Iterator[str]:
+    """Serve `directory` on 127.0.0.1 at a free port; yields the origin, e.g. http://127.0.0.1:40123."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's Chromium through Playwright; never a browser Playwright would download."""
+    if not CHROMIUM.exists():
+        raise FileNotFoundError(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS))
