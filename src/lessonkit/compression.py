@@ -194,10 +194,6 @@ class Lesson:
                 return turn
         raise ValueError(f"unknown turn {turn_id!r}; allowed: {', '.join(t.id for t in self.turns)}")
 
-    @property
-    def total_tokens(self) -> int:
-        return sum(turn.tokens for turn in self.turns)
-
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:

@@ -1,4 +1,4 @@
-"""The one entry point the browser worker calls: parameters in, view out.
+"""What the browser worker calls: `answer` for every view (parameters in, view out), `run` for samples.
 
 Requests and answers are JSON text, so the JavaScript side never touches Python objects and the
 same call can later be answered from views the build computed ahead of time.
@@ -6,7 +6,10 @@ same call can later be answered from views the build computed ahead of time.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import traceback
 
 from lessonkit.panels import panel
 
@@ -28,10 +31,6 @@ _sessions: dict[str, dict] = {}
 
 def run(code: str, session: str | None = None) -> str:
     """Execute a reader-edited sample, returning `{"output": printed text, "error": traceback or null}`."""
-    import contextlib
-    import io
-    import traceback
-
     namespace = _sessions.setdefault(session, {"__name__": "__main__"}) if session else {"__name__": "__main__"}
     printed = io.StringIO()
     error = None
