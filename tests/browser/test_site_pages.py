@@ -24,6 +24,10 @@ def test_every_page_of_the_course_opens_without_errors_or_other_origins(open_con
 def test_search_finds_the_lesson_from_the_home_page_offline(open_context):
     page = open_context().new_page()
     page.goto("/")
-    page.get_by_role("textbox", name="Search").first.fill("provenance")
+    search = page.get_by_role("textbox", name="Search").first
+    search.click()
+    # Material's search worker reads the index first; a query typed before that is dropped.
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    search.press_sequentially("provenance", delay=20)  # Material reads keystrokes, not a filled value
     result = page.locator(".md-search-result__item").filter(has_text="Context compression").first
     expect(result).to_be_visible()
