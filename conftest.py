@@ -13,10 +13,10 @@ pytest_collect_file = Sybil(parsers=[parse_claims, parse_samples], patterns=["*.
 
 
 def pytest_terminal_summary(terminalreporter):
-    lessons = sorted((DOCS / "lessons").glob("*.md"))
-    claims = [claim for page in lessons for claim in find_claims(page.read_text(encoding="utf-8"))]
+    lessons = [page.read_text(encoding="utf-8") for page in sorted((DOCS / "lessons").glob("*.md"))]
+    claims = [claim for text in lessons for claim in find_claims(text)]
     bound = sum(claim.bound for claim in claims)
-    unbound = sum(len(bare_numbers(page.read_text(encoding="utf-8"))) for page in lessons)
+    unbound = sum(len(bare_numbers(text)) for text in lessons)
     passed = {kind: sum(n for (k, path), n in TALLY.items() if k == kind and path.startswith(str(DOCS))) for kind in ("claims", "samples")}
     terminalreporter.write_line(
         f"lessonkit prose: {passed['claims']} of {bound} claims checked against the engine, "
