@@ -8,7 +8,7 @@ from lessonkit.panel import render
 from lessonkit.panels import panel
 from lessonkit.runtime import answer, run
 
-PANEL = panel("compression")
+PANEL = panel("context-compression")
 
 
 def params(**changes):
@@ -17,13 +17,14 @@ def params(**changes):
 
 def test_the_spec_names_every_control_as_the_lesson_words_it():
     spec = PANEL.spec()
-    assert [(c["label"], [o["label"] for o in c["options"]]) for c in spec["choices"]] == [
+    assert [(c["label"], [o["label"] for o in c["options"]]) for c in spec["controls"]] == [
         ("Context budget", ["24", "36", "48", "64"]),
         ("Policy", ["Evict oldest", "Summarize older turns"]),
         ("Fidelity", ["Preserve critical fact", "Drop critical fact"]),
     ]
     assert spec["timeline"]["label"] == "Timeline" and spec["timeline"]["end"] == 60
-    assert list(spec["timeline"]["marks"]) == [7.5 * n for n in range(1, 9)]
+    assert [mark["at"] for mark in spec["timeline"]["marks"]] == [7.5 * n for n in range(1, 9)]
+    assert spec["timeline"]["marks"][3]["name"] == "T4 arrived"
     assert (spec["playback"]["play"], spec["playback"]["pause"]) == ("Play messages", "Pause messages")
 
 
@@ -56,17 +57,20 @@ def test_the_static_render_carries_spec_initial_view_and_a_status_region():
 
 
 def test_the_worker_call_answers_a_view_as_json():
-    reply = json.loads(answer(json.dumps({"lesson": "compression", "params": params(time=60, budget=64)})))
+    reply = json.loads(answer(json.dumps({"lesson": "context-compression", "params": params(time=60, budget=64)})))
     assert reply["ok"] and "58 of 64 tokens" in reply["view"]["status"]
 
 
 @pytest.mark.parametrize(
     ("request_", "error"),
     [
-        ({"lesson": "compression", "params": params(budget=30)}, "unknown budget 30; allowed: 24, 36, 48, 64"),
-        ({"lesson": "compression", "params": params(time=90)}, "allowed: 0 to 60 seconds"),
-        ({"lesson": "compression", "params": {**params(), "speed": 2}}, "unknown parameter(s) ['speed']"),
-        ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'compression'"),
+        ({"lesson": "context-compression", "params": params(budget=30)}, "parameter 'budget' is 30; allowed: 24, 36, 48, 64"),
+        ({"lesson": "context-compression", "params": params(time=90)}, "parameter 'time' is 90; allowed: 0 to 60 seconds"),
+        ({"lesson": "context-compression", "params": {**params(), "speed": 2}}, "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time"),
+        ({"lesson": "context-compression", "params": params(policy=["evict"])}, 'parameter \'policy\' is ["evict"]; allowed: "evict", "summarize"'),
+        ({"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}}, "parameter 'time' missing; allowed: 0 to 60 seconds"),
+        ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'context-compression'"),
+        ({"lesson": "context-compression"}, "a view request is an object with 'lesson', 'params'"),
     ],
 )
 def test_the_worker_call_reports_bad_parameters_with_what_is_allowed(request_, error):

@@ -15,11 +15,14 @@ from lessonkit.panels import panel
 
 
 def answer(request: str) -> str:
-    """`{"lesson": name, "params": {...}}` -> `{"ok": true, "view": {...}}` or `{"ok": false, "error": ...}`."""
+    """`{"lesson": id, "params": {...}, "baseline": {...} or null}` -> `{"ok": true, "view": {...}}`
+    or `{"ok": false, "error": "..."}`; the error names what was wrong and what is allowed."""
     try:
         asked = json.loads(request)
-        view = panel(asked["lesson"]).view(asked["params"])
-    except (ValueError, KeyError, TypeError) as error:
+        if not isinstance(asked, dict) or "lesson" not in asked or "params" not in asked:
+            raise ValueError(f"a view request is an object with 'lesson', 'params' and optionally 'baseline', not {request[:200]}")
+        view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
+    except ValueError as error:  # ParameterError and FixtureError are ValueErrors; json's error too
         return json.dumps({"ok": False, "error": str(error)})
     return json.dumps({"ok": True, "view": view.to_json()})
 

@@ -1,0 +1,79 @@
+"""A tiny HTML builder that escapes by construction: the Python counterpart of the shell's `h()`.
+
+Lesson views are HTML computed in Python (at build time and in the reader's browser alike). Text
+from fixtures or from a reader must never become markup by accident, so every string is escaped
+unless it is already `Markup`, which only this module and its callers' `h()` calls produce.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html import escape as _escape
+from typing import Any
+
+# Elements that have no closing tag in HTML.
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+# SVG elements written self-closed, as SVG allows: they never hold children here.
+SELF_CLOSED = frozenset({"circle", "line", "path", "polyline", "polygon", "rect", "use"})
+
+
+class Markup(str):
+    """HTML known to be safe: built by `h()` or deliberately marked with `Markup(...)`."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:
+        return self
+
+
+def escape(value: Any) -> Markup:
+    if isinstance(value, Markup):
+        return value
+    return Markup(_escape(str(value), quote=True))
+
+
+def _number(value: float) -> str:
+    # Coordinates and values print without float noise: 12.0 -> "12", 0.1 + 0.2 -> "0.3".
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _attribute(name: str, value: Any) -> str:
+    if value is True:
+        return f" {name}"
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(part) for part in value if part)
+    elif isinstance(value, (int, float)):
+        value = _number(value)
+    return f' {name}="{_escape(str(value), quote=True)}"'
+
+
+def _children(children: Iterable[Any]) -> Iterable[str]:
+    for child in children:
+        if child is None or child is False:
+            continue
+        if isinstance(child, (list, tuple)) or (isinstance(child, Iterable) and not isinstance(child, str)):
+            yield from _children(child)
+        elif isinstance(child, (int, float)) and not isinstance(child, bool):
+            yield _number(child)
+        else:
+            yield escape(child)
+
+
+def h(tag: str, attributes: Mapping[str, Any] | None = None, *children: Any) -> Markup:
+    """`h("li", {"class": ["lk-row", "lk-gone"], "data-id": "T2"}, "T2 ", h("em", {}, "evicted"))`.
+
+    Attributes that are None or False are left out, True writes a bare attribute, a list is
+    joined with spaces (classes). Children are escaped unless they are Markup; lists are flattened.
+    """
+    attrs = "".join(_attribute(name, value) for name, value in (attributes or {}).items() if value is not None and value is not False)
+    if tag in VOID:
+        return Markup(f"<{tag}{attrs}>")
+    inner = "".join(_children(children))
+    if tag in SELF_CLOSED and not inner:
+        return Markup(f"<{tag}{attrs}/>")
+    return Markup(f"<{tag}{attrs}>{inner}</{tag}>")
+
+
+def join(parts: Iterable[Any], separator: str = "") -> Markup:
+    """Several pieces as one Markup, each escaped unless it is Markup already."""
+    return Markup(escape(separator).join(_children(parts)))

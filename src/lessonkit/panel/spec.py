@@ -1,0 +1,146 @@
+"""A panel: the declarative side of a lesson's live experiment, and its one validation point.
+
+A lesson declares its controls, its timeline and its wording as data, and a `draw` function from
+checked parameters to a `View`. The browser shell (generic JavaScript in overrides/) builds native
+controls from `Panel.spec()`, so a new lesson needs no new JavaScript; the build renders the same
+view into the page so it reads with JavaScript off; the worker answers `Panel.view()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from lessonkit.panel.controls import PARAMETER_KINDS, Control, ParameterError, Text, show
+from lessonkit.panel.timeline import Playback, Timeline
+
+Params = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything the page shows for one set of parameters.
+
+    `status` is the sentence for the role="status" region, `html` the body under it (built with
+    lessonkit.panel.html, so escaped by construction), `baseline` the short text a reader can
+    capture to compare, `state` the exact state as data, `export` what the export button
+    downloads, and `refusal` the exact words of a setting the lesson refuses (shown in a
+    role="alert" region), or None.
+    """
+
+    status: str
+    html: str
+    baseline: str
+    state: Mapping[str, Any]
+    export: Mapping[str, Any]
+    refusal: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Words:
+    """Every word the shell shows around a panel. A lesson overrides what it words differently;
+    `{reason}` and `{name}` are filled in by the shell."""
+
+    capture: str = "Capture baseline"
+    replace: str = "Replace baseline"
+    clear: str = "Clear baseline"
+    baseline: str = "Baseline:"
+    no_baseline: str = "none captured yet"
+    now: str = "Now:"
+    export: str = "Export results JSON"
+    export_file: str = "results.json"
+    notes: str = "Notes"
+    export_notes: str = "Export notes"
+    expand: str = "Expand experiment"
+    exit_expanded: str = "Exit full screen"
+    copy_link: str = "Copy link to this experiment"
+    link_copied: str = "The link to this experiment is copied: {url}"
+    link_not_copied: str = "Copy this link to share the experiment as it is now: {url}"
+    link_refused: str = "The link's settings were not used ({reason}); the experiment starts from its defaults."
+    engine_starting: str = "Starting the Python engine…"
+    engine_starting_pending: str = "Starting the Python engine… The view updates when it is ready."
+    engine_failed: str = "The Python engine could not start: {reason}. The experiment keeps showing the last computed view."
+    retry: str = "Retry starting the engine"
+    view_failed: str = "This view could not be computed: {reason}"
+    static_note: str = "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One lesson's experiment. `lesson` is the lesson's id: it names the page, the storage keys
+    and the exports. `former_ids` are ids it was once known by, so a reader's saved notes follow it.
+
+    `draw(params, baseline)` receives checked parameters, and the checked parameters of the
+    reader's captured baseline (or None), so a view can draw the baseline's run beside its own.
+    """
+
+    lesson: str
+    title: str
+    controls: tuple[Control, ...]
+    draw: Callable[[Params, Params | None], View] = field(compare=False)
+    timeline: Timeline | None = None
+    playback: Playback | None = None
+    words: Words = Words()
+    stylesheet: str | None = None
+    former_ids: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [control.name for control in self.controls] + ([self.timeline.name] if self.timeline else [])
+        if len(set(names)) != len(names):
+            raise ValueError(f"panel '{self.lesson}': two controls share a name in {names}")
+        if self.timeline and not self.playback:
+            raise ValueError(f"panel '{self.lesson}': a timeline needs the wording of its playback")
+        for control in self.controls:
+            for target in getattr(control, "enables", ()):
+                if target not in names:
+                    raise ValueError(f"panel '{self.lesson}': toggle '{control.name}' enables '{target}', which is not a control")
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """Every parameter the view takes, by name: the controls that are not the reader's own text, and the timeline."""
+        found: dict[str, Any] = {control.name: control for control in self.controls if isinstance(control, PARAMETER_KINDS)}
+        if self.timeline:
+            found[self.timeline.name] = self.timeline
+        return found
+
+    def defaults(self) -> dict[str, Any]:
+        params = {name: getattr(control, "default", 0) for name, control in self.parameters.items() if control is not self.timeline}
+        if self.timeline:
+            params[self.timeline.name] = 0
+        return params
+
+    def check(self, params: Any) -> dict[str, Any]:
+        """The one place parameters are validated, wherever they came from (controls, a link, storage)."""
+        parameters = self.parameters
+        if not isinstance(params, Mapping):
+            raise ValueError(f"parameters must be an object of name and value, not {show(params)}; allowed names: {', '.join(parameters)}")
+        unknown = [name for name in params if name not in parameters]
+        if unknown:
+            raise ValueError(f"parameter '{unknown[0]}' is not one of this experiment's; allowed: {', '.join(parameters)}")
+        checked = {}
+        for name, control in parameters.items():
+            if name not in params:
+                raise ParameterError(name, None, control.allowed(), missing=True)
+            checked[name] = control.check(params[name])
+        return checked
+
+    def view(self, params: Any, baseline: Any = None) -> View:
+        return self.draw(self.check(params), None if baseline is None else self.check(baseline))
+
+    def spec(self) -> dict[str, Any]:
+        """The JSON the browser shell builds its controls from."""
+        return {
+            "lesson": self.lesson,
+            "title": self.title,
+            "controls": [{**asdict(control), "kind": control.kind} for control in self.controls],
+            "timeline": asdict(self.timeline) if self.timeline else None,
+            "playback": asdict(self.playback) if self.playback else None,
+            "words": asdict(self.words),
+            "former_ids": list(self.former_ids),
+            "defaults": self.defaults(),
+            "text_fields": [control.name for control in self.controls if isinstance(control, Text)],
+        }

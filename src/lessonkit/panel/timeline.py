@@ -1,0 +1,76 @@
+"""Time in an experiment: a timeline with named marks, and the words of its playback controls.
+
+The shell owns the clock; a view only ever sees the latest mark a moment falls on, so playing a
+minute costs as many engine calls as there are marks, not one per frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lessonkit.panel.controls import ParameterError, _is_number
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A moment where the view changes. `name` is spoken and shown in the clock ("Stage 2 of 4:
+    scope filters", "T4 arrives"); `tick` is the short label under the slider (defaults to name)."""
+
+    at: float
+    name: str
+    tick: str = ""
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A range input over `end` seconds in `step`s, with named marks; `start` names the moment
+    before the first mark (when no mark sits at 0)."""
+
+    end: float
+    step: float
+    marks: tuple[Mark, ...]
+    start: str = "the start"
+    name: str = "time"
+    label: str = "Timeline"
+    unit: str = "seconds"
+
+    def allowed(self) -> str:
+        return f"0 to {self.end:g} {self.unit}"
+
+    def check(self, value: object) -> float:
+        if not _is_number(value) or not 0 <= value <= self.end:  # type: ignore[operator]
+            raise ParameterError(self.name, value, self.allowed())
+        return value  # type: ignore[return-value]
+
+    def latest(self, time: float) -> Mark | None:
+        """The latest mark at or before `time`: the one whose view the reader is looking at."""
+        reached = [mark for mark in self.marks if mark.at <= time + 1e-9]
+        return max(reached, key=lambda mark: mark.at) if reached else None
+
+
+@dataclass(frozen=True)
+class Speed:
+    value: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Playback:
+    """The wording of the playback controls and how the clock behaves when settings change.
+
+    `next` labels a button that pauses at the next mark (None: no such button). With
+    `play_on_change`, any change of a setting rewinds and plays again, except for readers who ask
+    for reduced motion: for them nothing ever plays by itself, and `stepping_hint` tells them so.
+    """
+
+    play: str = "Play"
+    pause: str = "Pause"
+    resume: str = "Resume"
+    restart: str = "Restart"
+    replay: str = "Replay"
+    next: str | None = None
+    speed: str = "Speed"
+    speeds: tuple[Speed, ...] = (Speed(0.5, "0.5×"), Speed(1, "1×"), Speed(2, "2×"), Speed(4, "4×"), Speed(8, "8×"))
+    default_speed: float = 1
+    play_on_change: bool = False
+    stepping_hint: str = "Reduced motion is on, so nothing plays by itself: Play steps to the next mark and stays paused."
