@@ -25,7 +25,7 @@ def every_params():
 
 
 def measure(repeats: int = 5) -> dict[str, float]:
-    compression_panel = panel("compression")
+    compression_panel = panel("context-compression")
     params = list(every_params())
     per_view = []
     for _ in range(repeats):

@@ -9,23 +9,23 @@ from lessonkit.fixtures import FixtureError, fixture_path, parse_fixture
 
 
 def fixture_with(change):
-    data = json.loads(fixture_path("compression").read_text())
+    data = json.loads(fixture_path("context-compression").read_text())
     change(data)
     return json.dumps(data)
 
 
 def load(text):
-    return Lesson.from_record(parse_fixture(text, source="compression.json"))
+    return Lesson.from_record(parse_fixture(text, source="context-compression.json"))
 
 
 def test_the_shipped_fixture_loads():
-    assert len(load(fixture_path("compression").read_text()).turns) == 8
+    assert len(load(fixture_path("context-compression").read_text()).turns) == 8
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["turns"][3].update(tokens=0), r"compression.json: turns\[3\] \(T4\): field 'tokens' must be a whole number"),
+        (lambda d: d["turns"][3].update(tokens=0), r"context-compression.json: turns\[3\] \(T4\): field 'tokens' must be a whole number"),
         (lambda d: d["turns"][1].update(role="robot"), r"turns\[1\] \(T2\): field 'role' is \"robot\"; allowed: \"system\", \"user\", \"agent\""),
         (lambda d: d["turns"][2].update(fact="source"), r"turns\[2\] \(T3\): field 'fact' is \"source\" but the role is 'agent'; only a user turn"),
         (lambda d: d["turns"][4].update(arrives_at_s=20), r"turns\[4\] \(T5\): field 'arrives_at_s' is 20; arrivals must come later than 30"),
@@ -42,5 +42,5 @@ def test_a_broken_fixture_names_file_record_and_field(change, message):
 
 
 def test_invalid_json_names_the_line():
-    with pytest.raises(FixtureError, match=r"compression.json: line 2: field '\(document\)' is not valid JSON"):
+    with pytest.raises(FixtureError, match=r"context-compression.json: line 2: field '\(document\)' is not valid JSON"):
         load('{\n  "turns": [,]\n}')

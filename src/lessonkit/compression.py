@@ -197,7 +197,7 @@ class Lesson:
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:
-    return Lesson.from_record(read_fixture("compression"))
+    return Lesson.from_record(read_fixture("context-compression"))
 
 
 @dataclass(frozen=True)

@@ -79,3 +79,11 @@ def on_post_build(config: Any) -> None:
     manifest = {"pyodide": "../pyodide/", "pyodide_version": pyodide_version, "wheel": f"../wheels/{wheel}"}
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    from mkdocs.utils import get_relative_url
+
+    from lessonkit.authoring.page_panels import link_panel_stylesheets
+
+    return link_panel_stylesheets(output, page.url, get_relative_url)

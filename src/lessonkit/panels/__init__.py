@@ -1,4 +1,4 @@
-"""The registry of lesson panels, by the name a page's panel fence uses."""
+"""The registry of panels, by lesson id: the name a page's ```lessonkit-panel fence uses."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from lessonkit.panel import Panel
 
 # Each value is "module:attribute"; panels load lazily so one lesson's import cost is its own.
 PANELS = {
-    "compression": "lessonkit.panels.compression:PANEL",
+    "context-compression": "lessonkit.panels.compression:PANEL",
+    "control-kinds": "lessonkit.panels.control_kinds:PANEL",
 }
 
 

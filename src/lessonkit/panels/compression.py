@@ -1,14 +1,18 @@
-"""The compression lesson's panel: its controls and how an arrival reads on the page."""
+"""The context compression lesson's panel: its controls, and how an arrival reads on the page."""
 
 from __future__ import annotations
 
 import json
-from html import escape
 from typing import Any
 
 from lessonkit import compression
 from lessonkit.compression import Arrival, Replay, Summary, Turn
-from lessonkit.panel import Choice, Option, Panel, Params, Playback, Timeline, View
+from lessonkit.panel import Choice, Mark, Option, Panel, Params, Playback, Timeline, View, Words
+from lessonkit.panel.chart import Rule, Series, line_chart
+from lessonkit.panel.components import findings, meter
+from lessonkit.panel.html import Markup, h, join
+
+LESSON = "context-compression"
 
 
 def _yes_no(flag: bool) -> str:
@@ -60,59 +64,116 @@ def status(run: Replay, arrival: Arrival) -> str:
     )
 
 
-def _row(entry: Turn | Summary, fact: compression.Fact) -> str:
+def gone(run: Replay, arrival: Arrival) -> list[tuple[str, str, float]]:
+    """Every turn that left the window by this arrival: (turn, "evicted" or "folded into S", when)."""
+    left = []
+    for earlier in run.arrivals[1 : arrival.index + 1]:
+        for operation in earlier.operations:
+            verb, _, rest = operation.partition(" ")
+            if verb == "evict":
+                left.append((rest, "evicted", earlier.time))
+            elif verb == "fold":
+                turn, _, summary = rest.partition(" into ")
+                left.append((turn, f"folded into {summary}", earlier.time))
+    return left
+
+
+def _row(entry: Turn | Summary, fact: compression.Fact) -> Markup:
     text = entry.text(fact) if isinstance(entry, Summary) else entry.text
-    classes = ["lk-row", f"lk-role-{entry.role}"]
     badges = []
     if entry.sources:
-        classes.append("lk-evidence")
-        badges.append(f'<span class="lk-badge lk-badge-evidence">user-backed · source {escape(", ".join(entry.sources))}</span>')
+        badges.append(h("span", {"class": "lk-badge lk-badge-evidence"}, f"user-backed · source {', '.join(entry.sources)}"))
     elif entry.mentions_fact:
-        badges.append('<span class="lk-badge lk-badge-mention">mentions the fact only</span>')
+        badges.append(h("span", {"class": "lk-badge lk-badge-mention"}, "mentions the fact only"))
     if entry.pinned:
-        badges.append('<span class="lk-badge">pinned</span>')
-    return (
-        f'<li class="{" ".join(classes)}" data-id="{escape(entry.id)}">'
-        f'<span class="lk-id">{escape(entry.id)}</span> <span class="lk-role">{escape(entry.role)}</span> '
-        f'<span class="lk-tokens">{entry.tokens} tokens</span> {" ".join(badges)}'
-        f'<span class="lk-text">{escape(text)}</span></li>'
+        badges.append(h("span", {"class": "lk-badge"}, "pinned"))
+    return h(
+        "li",
+        {"class": ["lk-row", f"lk-role-{entry.role}", "lk-evidence" if entry.sources else ""], "data-id": entry.id},
+        h("span", {"class": "lk-id"}, entry.id), " ",
+        h("span", {"class": "lk-role"}, entry.role), " ",
+        h("span", {"class": "lk-tokens"}, f"{entry.tokens} tokens"), " ",
+        join(badges, " "),
+        h("span", {"class": "lk-text"}, text),
     )
 
 
-def body(run: Replay, arrival: Arrival, state: dict[str, Any]) -> str:
+def _settings(run: Replay) -> str:
+    return f"budget {run.budget}, {compression.POLICIES[run.policy]}, {compression.FIDELITIES[run.fidelity]}"
+
+
+def _series(run: Replay, name: str, style: int) -> Series:
+    arrivals = run.arrivals[1:]
+    return Series(
+        name,
+        tuple((a.time, a.tokens) for a in arrivals),
+        style=style,
+        hollow=frozenset(a.time for a in arrivals if not a.user_backed),
+    )
+
+
+def chart(run: Replay, arrival: Arrival, baseline: Replay | None) -> Markup:
+    series = [_series(run, "Now", 0)]
+    rules = [Rule(run.budget, f"Budget {run.budget}")]
+    described = f"Window tokens after each arrival for {_settings(run)}"
+    if baseline is not None:
+        series.append(_series(baseline, "Baseline", 1))
+        if baseline.budget != run.budget:
+            rules.append(Rule(baseline.budget, f"Baseline budget {baseline.budget}"))
+        described += f", beside the captured baseline ({_settings(baseline)}), drawn dashed with square points"
+    described += ". A filled point means user-backed evidence for the fact is in the window; a hollow point means it is not."
+    return line_chart(
+        "Window tokens at each arrival",
+        described,
+        x_label="Arrival (seconds)",
+        y_label="Teaching tokens",
+        series=series,
+        rules=rules,
+        x_ticks=[(turn.arrives_at, turn.id) for turn in compression.lesson().turns],
+        now=arrival.time if arrival.turn else None,
+    )
+
+
+def body(run: Replay, arrival: Arrival, state: dict[str, Any], baseline: Replay | None) -> Markup:
     fact = compression.lesson().fact
-    rows = "".join(_row(entry, fact) for entry in arrival.window.entries)
-    operations = ", ".join(arrival.operations) or "none"
-    return (
-        f'<p class="lk-meter"><label>Window tokens <meter min="0" max="{run.budget}" '
-        f'value="{arrival.tokens}">{arrival.tokens} of {run.budget}</meter></label> '
-        f"{arrival.tokens} / {run.budget}</p>"
-        f'<dl class="lk-findings"><dt>Fact mentioned</dt><dd>{_yes_no(arrival.fact_mentioned)}</dd>'
-        f'<dt>User-backed evidence</dt><dd>{escape(", ".join(arrival.window.sources) or "none")}</dd>'
-        f"<dt>Answer</dt><dd>{escape(arrival.answer)}</dd>"
-        f"<dt>Overflow operations</dt><dd>{escape(operations)}</dd></dl>"
-        f'<h4 class="lk-heading">Retained messages</h4>'
-        + (f'<ol class="lk-rows">{rows}</ol>' if rows else '<p class="lk-empty">The window is empty.</p>')
-        + '<details class="lk-state"><summary>Exact state JSON of this arrival</summary>'
-        f"<pre><code>{escape(json.dumps(state, indent=2))}</code></pre></details>"
-    )
+    rows = [_row(entry, fact) for entry in arrival.window.entries]
+    left = gone(run, arrival)
+    return join([
+        meter("Window tokens", arrival.tokens, run.budget),
+        findings([
+            ("Fact mentioned", _yes_no(arrival.fact_mentioned)),
+            ("User-backed evidence", ", ".join(arrival.window.sources) or "none"),
+            ("Answer", arrival.answer),
+            ("Overflow operations", ", ".join(arrival.operations) or "none"),
+        ]),
+        chart(run, arrival, baseline),
+        h("h4", {"class": "lk-heading"}, "Retained messages"),
+        h("ol", {"class": "lk-rows"}, rows) if rows else h("p", {"class": "lk-empty"}, "The window is empty."),
+        h("h4", {"class": "lk-heading"}, "Gone from the window"),
+        h("ul", {"class": "lk-gone-list"}, [
+            h("li", {"class": "lk-gone", "data-gone": turn}, h("del", {}, turn), f" {how} at {when:g} s") for turn, how, when in left
+        ]) if left else h("p", {"class": "lk-empty"}, "Nothing has left the window yet."),
+        h("details", {"class": "lk-state"}, h("summary", {}, "Exact state JSON of this arrival"),
+          h("pre", {}, h("code", {}, json.dumps(state, indent=2)))),
+    ])
 
 
-def view(params: Params) -> View:
-    unknown = set(params) - {"budget", "policy", "fidelity", "time"}
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: budget, policy, fidelity, time")
-    run = compression.replay(params["budget"], params["policy"], params["fidelity"])
+def _replay(params: Params) -> Replay:
+    return compression.replay(params["budget"], params["policy"], params["fidelity"])
+
+
+def draw(params: Params, baseline: Params | None) -> View:
+    run = _replay(params)
     arrival = run.at(params["time"])
     state = arrival_state(run, arrival)
     sources = ", ".join(arrival.window.sources) or "none"
     return View(
         status=status(run, arrival),
-        html=body(run, arrival, state),
+        html=body(run, arrival, state, _replay(baseline) if baseline else None),
         baseline=f"{arrival.tokens} of {run.budget} tokens; user-backed evidence: {sources}; answer: {arrival.answer}",
         state=state,
         export={
-            "lesson": "context-compression",
+            "lesson": LESSON,
             "model": "teaching tokens are fixed weights from the fixture, not tokenizer output",
             "settings": {"budget": run.budget, "policy": run.policy, "fidelity": run.fidelity},
             "turns": [turn_record(turn) for turn in compression.lesson().turns],
@@ -126,17 +187,28 @@ def view(params: Params) -> View:
 def _panel() -> Panel:
     fixture = compression.lesson()
     return Panel(
-        lesson="compression",
+        lesson=LESSON,
         title="Context compression",
-        choices=(
+        controls=(
             Choice("budget", "Context budget", tuple(Option(b, str(b)) for b in fixture.budgets), fixture.budgets[0]),
             Choice("policy", "Policy", tuple(Option(k, v) for k, v in compression.POLICIES.items()), "evict"),
             Choice("fidelity", "Fidelity", tuple(Option(k, v) for k, v in compression.FIDELITIES.items()), "preserve"),
         ),
-        timeline=Timeline(end=fixture.duration, step=0.5, marks=tuple(t.arrives_at for t in fixture.turns)),
-        playback=Playback(play="Play messages", pause="Pause messages"),
-        view=view,
-        export_name="context-compression-fixture.json",
+        timeline=Timeline(
+            end=fixture.duration,
+            step=0.5,
+            marks=tuple(Mark(t.arrives_at, f"{t.id} arrived", t.id) for t in fixture.turns),
+            start="no message yet",
+        ),
+        playback=Playback(
+            play="Play messages",
+            pause="Pause messages",
+            stepping_hint="Reduced motion is on, so nothing plays by itself: Play messages and Resume step to the next arrival and stay paused.",
+        ),
+        draw=draw,
+        words=Words(export="Export fixture JSON", export_file="context-compression-fixture.json"),
+        stylesheet="lessons/context-compression.css",
+        former_ids=("compression",),
     )
 
 
