@@ -1,7 +1,10 @@
-// A baseline is one view's short comparison text that the reader pins, so they can change the
-// experiment and compare "then" with "now". It is kept per lesson in the browser's storage.
-import { button, formatSeconds } from "./controls.js";
+// A baseline is one view's short comparison text, and the settings it came from, that the reader
+// pins so they can change the experiment and compare "then" with "now". It is kept per lesson in
+// the browser's storage; its settings go with every view request, so a view can draw the
+// baseline's run beside the current one.
+import { button, formatNumber } from "./controls.js";
 import { h } from "./dom.js";
+import { checkParams, parameterControls } from "./params.js";
 
 function checkRecord(value) {
   const ok = value && typeof value === "object" && typeof value.text === "string";
@@ -9,65 +12,76 @@ function checkRecord(value) {
 }
 
 export class Baseline {
-  /** `current()` returns {params, view} of what the panel shows. */
-  constructor({ spec, storage, messages, current }) {
+  /** `current()` returns {params, view} of what the panel shows; `changed()` runs after capture or clear. */
+  constructor({ spec, storage, messages, current, changed }) {
     this.spec = spec;
+    this.words = spec.words;
     this.storage = storage;
     this.messages = messages;
     this.current = current;
+    this.changed = changed;
     this.key = `lessonkit:${spec.lesson}:baseline`;
+    this.formerKeys = (spec.former_ids || []).map((id) => `lessonkit:${id}:baseline`);
     this.record = null;
     this.unreadable = false;
 
-    this.capture = button("Capture baseline", "lk-capture", () => this.#capture());
-    this.clear = button("Clear baseline", "lk-clear", () => this.#clear());
+    this.capture = button(this.words.capture, "lk-capture", () => this.#capture());
+    this.clear = button(this.words.clear, "lk-clear", () => this.#clear());
     this.then = h("span", { class: "lk-then" });
     this.now = h("span", { class: "lk-now" });
     this.element = h("p", { class: "lk-compare" }, this.then, h("span", { class: "lk-sep" }, " / "), this.now);
     this.#load();
   }
 
+  /** The baseline's settings when they still fit this experiment, for drawing its run; else null. */
+  params() {
+    if (!this.record || !this.record.params) return null;
+    const { params } = checkParams(this.spec, this.record.params);
+    return params || null;
+  }
+
   showNow(view) {
-    this.now.replaceChildren(h("strong", {}, "Now:"), " ", view.baseline);
+    this.now.replaceChildren(h("strong", {}, this.words.now), " ", view.baseline);
   }
 
   #load() {
-    const { value, unreadable, problem } = this.storage.readJSON(this.key, checkRecord);
+    const { value, unreadable, problem, key } = this.storage.readJSON(this.key, checkRecord, this.formerKeys);
     this.record = value;
     this.unreadable = unreadable !== undefined;
     if (this.unreadable) {
       this.messages.set(
         "baseline",
         `The saved baseline for this lesson could not be read: ${problem}. It is left as it was in this ` +
-          `browser's storage (key "${this.key}"); capturing or clearing a baseline first copies it to a ` +
+          `browser's storage (key "${key}"); capturing or clearing a baseline first copies it to a ` +
           `"${this.key}:corrupt:…" key.`,
       );
     } else if (problem) {
       this.messages.set("baseline", `Baselines can't be read in this browser: ${problem}.`);
+    } else if (value && value.params && !this.params()) {
+      const { problems } = checkParams(this.spec, value.params);
+      this.messages.set("baseline", `The saved baseline's settings no longer fit this experiment (${problems[0]}); its text is kept but its run is not drawn.`);
     }
     this.#render();
   }
 
   #capture() {
     const { params, view } = this.current();
-    const record = {
-      lesson: this.spec.lesson,
-      text: view.baseline,
-      params,
-      captured_at: new Date().toISOString(),
-    };
+    const record = { lesson: this.spec.lesson, text: view.baseline, params, captured_at: new Date().toISOString() };
     const result = this.storage.writeJSON(this.key, record);
     this.#report(result, "saved");
     // Shown even when storage refused it: the reader can still compare until they leave the page.
     this.record = record;
     this.#render();
+    this.changed();
   }
 
   #clear() {
     const result = this.storage.remove(this.key);
+    for (const former of this.formerKeys) if (result.ok) this.storage.remove(former);
     this.#report(result, "cleared");
     if (result.ok) this.record = null;
     this.#render();
+    this.changed();
   }
 
   #report(result, done) {
@@ -86,29 +100,39 @@ export class Baseline {
     }
   }
 
+  /** The baseline's settings in the lesson's words: "Context budget 24, Policy Evict oldest, at 30 s". */
   #describe(params) {
-    const parts = this.spec.choices.map((choice) => {
-      const option = choice.options.find((each) => each.value === params[choice.name]);
-      return `${choice.label} ${option ? option.label : params[choice.name]}`;
-    });
-    const time = params[this.spec.timeline.name];
-    if (typeof time === "number") parts.push(`at ${formatSeconds(time)} s`);
+    const parts = [];
+    for (const control of parameterControls(this.spec)) {
+      if (!(control.name in params)) continue;
+      const value = params[control.name];
+      if (control.kind === "time") {
+        if (typeof value === "number") parts.push(`at ${formatNumber(value)} s`);
+      } else if (control.kind === "choice") {
+        const option = control.options.find((each) => each.value === value);
+        parts.push(`${control.label} ${option ? option.label : value}`);
+      } else if (control.kind === "toggle") {
+        parts.push(`${control.label} ${value ? "on" : "off"}`);
+      } else {
+        parts.push(`${control.label} ${value}${control.unit ? ` ${control.unit}` : ""}`);
+      }
+    }
     return parts.join(", ");
   }
 
   #render() {
-    this.capture.textContent = this.record ? "Replace baseline" : "Capture baseline";
+    this.capture.textContent = this.record ? this.words.replace : this.words.capture;
     this.clear.disabled = !(this.record || this.unreadable);
     if (this.record) {
       const settings = this.record.params ? this.#describe(this.record.params) : "";
       this.then.replaceChildren(
-        h("strong", {}, "Baseline:"),
+        h("strong", {}, this.words.baseline),
         " ",
         this.record.text,
         settings ? h("span", { class: "lk-settings" }, ` (${settings})`) : "",
       );
     } else {
-      this.then.replaceChildren(h("strong", {}, "Baseline:"), " ", h("em", {}, "none captured yet"));
+      this.then.replaceChildren(h("strong", {}, this.words.baseline), " ", h("em", {}, this.words.no_baseline));
     }
   }
 }

@@ -36,10 +36,15 @@ export function downloadJSON(filename, data) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** A template from the spec with its {placeholders} filled: fill("Could not start: {reason}", {reason}). */
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 /**
- * A visible list of problems, one per topic, so that saving notes successfully clears the notes
+ * A visible list of messages, one per topic, so that saving notes successfully clears the notes
  * message without hiding a baseline problem. Polite live region, not role="status": the panel's
- * single status region belongs to the experiment's view.
+ * single status region belongs to the experiment's view. A message is a problem unless told otherwise.
  */
 export class Messages {
   constructor(className = "lk-messages") {
@@ -47,9 +52,11 @@ export class Messages {
     this.topics = new Map();
   }
 
-  set(topic, text) {
-    if (text) this.topics.set(topic, text);
+  set(topic, text, tone = "problem") {
+    if (text) this.topics.set(topic, { text, tone });
     else this.topics.delete(topic);
-    this.element.replaceChildren(...[...this.topics.values()].map((line) => h("p", { class: "lk-message" }, line)));
+    this.element.replaceChildren(
+      ...[...this.topics.values()].map(({ text: line, tone: kind }) => h("p", { class: kind === "problem" ? "lk-message" : "lk-note" }, line)),
+    );
   }
 }

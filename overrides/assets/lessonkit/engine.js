@@ -2,7 +2,7 @@
 // shared by every panel and sample on the page.
 //
 // Message protocol (structured-clone objects, never Python objects):
-//   page -> worker  {id, kind: "view", lesson, params}      -> lessonkit.runtime.answer(JSON)
+//   page -> worker  {id, kind: "view", lesson, params, baseline} -> lessonkit.runtime.answer(JSON)
 //                   {id, kind: "run", code, session}         -> lessonkit.runtime.run(code, session)
 //   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
@@ -10,17 +10,13 @@
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 // Requests sent while the worker boots wait inside the worker until it is ready.
+import { paramsKey } from "./params.js";
 
 const BOOT_TIMEOUT_MS = 60_000;
 
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
 
-/** Parameters as a stable text key: the same choices in any order give the same key. */
-export function paramsKey(lesson, params) {
-  const sorted = Object.fromEntries(Object.keys(params).sort().map((name) => [name, params[name]]));
-  return JSON.stringify([lesson, sorted]);
-}
 
 export class Engine {
   constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
@@ -81,16 +77,19 @@ export class Engine {
   }
 
   /** Record a view already known (e.g. the one the build rendered into the page). */
-  remember(lesson, params, view) {
-    this.views.set(paramsKey(lesson, params), view);
+  remember(lesson, params, view, baseline = null) {
+    this.views.set(paramsKey(lesson, params, baseline), view);
   }
 
-  /** Answer from known views if possible, otherwise ask Python. The one way to get a view. */
-  view(lesson, params) {
-    const key = paramsKey(lesson, params);
+  /**
+   * Answer from known views if possible, otherwise ask Python. The one way to get a view.
+   * `baseline` is the settings of the reader's captured baseline (or null): a view may draw its run.
+   */
+  view(lesson, params, baseline = null) {
+    const key = paramsKey(lesson, params, baseline);
     const known = this.lookup(key);
     if (known) return Promise.resolve(known);
-    return this.#request({ kind: "view", lesson, params }).then((answer) => {
+    return this.#request({ kind: "view", lesson, params, baseline }).then((answer) => {
       this.views.set(key, answer.view);
       return answer.view;
     });

@@ -1,16 +1,17 @@
-// "Expand experiment": the panel goes full screen through the Fullscreen API. Where that is refused
+// The panel's "expand" button (its words come from the spec): the panel goes full screen through the Fullscreen API. Where that is refused
 // (iframes without allowfullscreen, some mobile browsers) a CSS class makes the panel fill the
 // viewport instead, with Escape to leave it, so the button always does what it says.
 import { button } from "./controls.js";
 
-const EXPAND = "Expand experiment";
-const EXIT = "Exit full screen";
+
+
 
 export class Expander {
-  constructor(section) {
+  constructor(section, words) {
     this.section = section;
+    this.words = words;
     this.fallback = false;
-    this.button = button(EXPAND, "lk-expand", () => this.toggle());
+    this.button = button(words.expand, "lk-expand", () => this.toggle());
     document.addEventListener("fullscreenchange", () => this.#sync());
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.fallback) this.#setFallback(false);
@@ -41,6 +42,6 @@ export class Expander {
 
   #sync() {
     const expanded = this.expanded;
-    this.button.textContent = expanded ? EXIT : EXPAND;
+    this.button.textContent = expanded ? this.words.exit_expanded : this.words.expand;
   }
 }

@@ -1,51 +1,78 @@
-// The reader's notes on a lesson: saved on every keystroke, restored on the next visit, and always
-// exportable as a file, which is the way out when the browser refuses to store them.
+// The reader's own words on a lesson: the notes, and any text field the panel declares (a
+// prediction written before running, say). Saved on every keystroke, restored on the next visit,
+// and always exportable as a file, which is the way out when the browser refuses to store them.
 import { button } from "./controls.js";
 import { downloadJSON, h, uniqueId } from "./dom.js";
 
-export class Notes {
-  constructor({ lesson, storage, messages }) {
-    this.lesson = lesson;
+class KeptText {
+  /** One textarea kept under `key` (falling back to `formerKeys` for text saved under an old lesson id). */
+  constructor({ key, formerKeys = [], label, hint, storage, report, className }) {
+    this.key = key;
     this.storage = storage;
-    this.messages = messages;
-    this.key = `lessonkit:${lesson}:notes`;
-
-    const id = uniqueId("notes");
-    this.textarea = h("textarea", { id, rows: 4, class: "lk-notes-text" });
+    this.report = report;
+    this.label = label;
+    const id = uniqueId(className);
+    const hintId = hint ? `${id}-hint` : null;
+    this.textarea = h("textarea", { id, rows: 3, class: `lk-text ${className}`, "aria-describedby": hintId });
     this.textarea.addEventListener("input", () => this.#save());
     this.element = h(
       "div",
-      { class: "lk-notes" },
-      h("label", { for: id }, "Notes"),
+      { class: `lk-field lk-kept ${className}-field` },
+      h("label", { for: id }, label),
+      hint ? h("p", { class: "lk-hint", id: hintId }, hint) : null,
       this.textarea,
-      h("div", { class: "lk-tools" }, button("Export notes", "lk-export-notes", () => this.export())),
     );
-    this.#restore();
+    // "Your notes …", "Your prediction …": the reader's own words, named as the panel names them.
+    this.yours = `Your ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+    const { text, problem } = storage.readText(key, formerKeys);
+    if (problem) report(`${this.yours} can't be kept in this browser: ${problem}. Use Export notes to keep them.`);
+    else if (text !== null && this.textarea.value === "") this.textarea.value = text;
   }
 
-  export() {
-    downloadJSON(`${this.lesson}-notes.json`, {
-      lesson: this.lesson,
-      notes: this.textarea.value,
-      exported_at: new Date().toISOString(),
-    });
-  }
-
-  #restore() {
-    const { text, problem } = this.storage.readText(this.key);
-    if (problem) {
-      this.messages.set("notes", `Your notes can't be kept in this browser: ${problem}. Use Export notes to keep them.`);
-    } else if (text !== null && this.textarea.value === "") {
-      this.textarea.value = text;
-    }
+  get value() {
+    return this.textarea.value;
   }
 
   #save() {
     const { ok, problem } = this.storage.write(this.key, this.textarea.value);
     // The textarea keeps the text either way; only the message changes.
-    this.messages.set(
-      "notes",
-      ok ? null : `Your notes could not be saved in this browser: ${problem}. Use Export notes to keep them.`,
+    this.report(ok ? null : `${this.yours} could not be saved in this browser: ${problem}. Use Export notes to keep them.`);
+  }
+}
+
+export class Notes {
+  constructor({ spec, storage, messages }) {
+    this.lesson = spec.lesson;
+    const former = spec.former_ids || [];
+    const keep = (name, label, hint, className) =>
+      new KeptText({
+        key: `lessonkit:${spec.lesson}:${name}`,
+        formerKeys: former.map((id) => `lessonkit:${id}:${name}`),
+        label,
+        hint,
+        storage,
+        className,
+        report: (text) => messages.set(name, text),
+      });
+    this.fields = spec.controls
+      .filter((control) => control.kind === "text")
+      .map((control) => ({ control, kept: keep(`text:${control.name}`, control.label, control.hint, "lk-reader-text") }));
+    this.notes = keep("notes", spec.words.notes, "", "lk-notes-text");
+    this.fieldsElement = this.fields.length ? h("div", { class: "lk-reader-fields" }, this.fields.map(({ kept }) => kept.element)) : null;
+    this.element = h(
+      "div",
+      { class: "lk-notes" },
+      this.notes.element,
+      h("div", { class: "lk-tools" }, button(spec.words.export_notes, "lk-export-notes", () => this.export())),
     );
+  }
+
+  export() {
+    downloadJSON(`${this.lesson}-notes.json`, {
+      lesson: this.lesson,
+      notes: this.notes.value,
+      fields: Object.fromEntries(this.fields.map(({ control, kept }) => [control.name, { label: control.label, text: kept.value }])),
+      exported_at: new Date().toISOString(),
+    });
   }
 }

@@ -1,13 +1,14 @@
 // One live experiment: the <section class="lk-panel"> the build rendered, brought to life. Nothing
-// here knows about any particular lesson; everything lesson-specific comes from the spec and the
-// views the engine returns.
+// here knows about any particular lesson: the controls, the timeline, every word the panel shows
+// and every view come from the spec and the engine, both declared in Python.
 import { Baseline } from "./baseline.js";
-import { button, Controls } from "./controls.js";
-import { downloadJSON, h, Messages } from "./dom.js";
-import { paramsKey } from "./engine.js";
+import { button, Settings } from "./controls.js";
+import { downloadJSON, fill, h, Messages } from "./dom.js";
 import { Expander } from "./fullscreen.js";
 import { Notes } from "./notes.js";
+import { decodeState, encodeState, isState, paramsKey } from "./params.js";
 import { Clock, latestMark } from "./playback.js";
+import { TimelineControls } from "./timeline.js";
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
@@ -17,66 +18,81 @@ export class Panel {
     this.engine = engine;
     this.spec = JSON.parse(section.dataset.spec);
     this.lesson = this.spec.lesson;
+    this.words = this.spec.words;
     this.status = section.querySelector(".lk-status");
     this.viewBox = section.querySelector(".lk-view");
+    this.refusal = section.querySelector(".lk-refusal") || h("p", { class: "lk-refusal", role: "alert", hidden: true });
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
 
     // The build's view of the defaults is already on the page: first paint never waits for Python.
     const initial = JSON.parse(section.dataset.initialView);
     this.current = { key: paramsKey(this.lesson, this.spec.defaults), params: this.spec.defaults, view: initial };
-    this.wanted = { key: this.current.key, params: this.current.params };
+    this.wanted = { key: this.current.key, params: this.current.params, baseline: null };
     engine.remember(this.lesson, this.spec.defaults, initial);
 
     this.messages = new Messages();
-    this.controls = new Controls(this.spec, {
-      choice: () => this.#choose(),
-      primary: () => this.clock.toggle(),
-      restart: () => this.clock.restart(),
-      seek: (seconds) => this.clock.seek(seconds),
-      speed: (speed) => this.clock.setSpeed(speed),
-    });
+    this.settings = new Settings(this.spec, { changed: () => this.#settingsChanged() });
+    this.notes = new Notes({ spec: this.spec, storage, messages: this.messages });
     this.baseline = new Baseline({
       spec: this.spec,
       storage,
       messages: this.messages,
       current: () => ({ params: this.current.params, view: this.current.view }),
+      changed: () => this.#request(),
     });
-    this.expander = new Expander(section);
-    this.notes = new Notes({ lesson: this.lesson, storage, messages: this.messages });
+    this.expander = new Expander(section, this.words);
 
     const tools = h(
       "div",
       { class: "lk-tools" },
       this.baseline.capture,
       this.baseline.clear,
-      button("Export fixture JSON", "lk-export-fixture", () => this.#exportFixture()),
+      button(this.words.export, "lk-export", () => this.#export()),
+      button(this.words.copy_link, "lk-copy-link", () => this.#copyLink()),
       this.expander.button,
     );
-    this.controls.element.append(tools);
 
+    this.motion = window.matchMedia(REDUCED_MOTION);
     const { timeline, playback } = this.spec;
-    const motion = window.matchMedia(REDUCED_MOTION);
-    this.clock = new Clock({
-      end: timeline.end,
-      marks: timeline.marks,
-      speed: playback.default_speed,
-      stepping: motion.matches,
-      onChange: (clock) => this.#tick(clock),
-    });
-    this.controls.showStepping(motion.matches);
-    motion.addEventListener("change", (event) => {
-      this.clock.setStepping(event.matches);
-      this.controls.showStepping(event.matches);
-    });
+    if (timeline) {
+      this.time = new TimelineControls(timeline, playback, {
+        primary: () => this.clock.toggle(),
+        restart: () => this.clock.restart(),
+        next: () => this.clock.next(),
+        seek: (seconds) => this.clock.seek(seconds),
+        speed: (speed) => this.clock.setSpeed(speed),
+      });
+      this.clock = new Clock({
+        end: timeline.end,
+        marks: timeline.marks.map((mark) => mark.at),
+        speed: playback.default_speed,
+        stepping: this.motion.matches,
+        onChange: (clock) => this.#tick(clock),
+      });
+      this.time.showStepping(this.motion.matches);
+      this.motion.addEventListener("change", (event) => {
+        this.clock.setStepping(event.matches);
+        this.time.showStepping(event.matches);
+      });
+      // A reader who leaves the tab is not watching: pause rather than play on unseen.
+      document.addEventListener("visibilitychange", () => {
+        if (document.hidden && this.clock.playing) this.clock.pause();
+      });
+    }
 
+    this.controls = h("div", { class: "lk-controls" }, this.settings.element, this.notes.fieldsElement, this.time ? this.time.element : null, tools);
     const placeholder = section.querySelector(".lk-controls");
-    if (placeholder) placeholder.replaceWith(this.controls.element);
-    else section.prepend(this.controls.element);
-    this.controls.element.after(this.messages.element, this.engineBox);
-    this.status.after(this.baseline.element);
+    if (placeholder) placeholder.replaceWith(this.controls);
+    else section.prepend(this.controls);
+    this.controls.after(this.messages.element, this.engineBox);
+    if (!this.refusal.isConnected) this.status.after(this.refusal);
+    this.refusal.after(this.baseline.element);
     this.section.append(this.notes.element);
     this.baseline.showNow(initial);
-    this.#tick(this.clock);
+
+    this.#applyLink();
+    if (this.clock) this.#tick(this.clock);
+    else this.#request();
 
     engine.subscribe(() => {
       this.#showEngine();
@@ -85,41 +101,98 @@ export class Panel {
     });
   }
 
-  /** Changing any choice recomputes and goes back to the start, paused. */
-  #choose() {
-    this.clock.restart();
-    this.#request();
+  /** Settings from the page's link (#budget=36&policy=evict&time=60), or a visible refusal and the defaults. */
+  #applyLink() {
+    const fragment = decodeURIComponent(location.hash.slice(1));
+    if (!isState(fragment)) return;
+    const decoded = decodeState(this.spec, fragment);
+    if (decoded.problems) {
+      this.messages.set("link", fill(this.words.link_refused, { reason: decoded.problems.join("; ") }));
+      return;
+    }
+    this.linked = true;
+    this.settings.write(decoded.params);
+    if (this.clock) this.clock.seek(decoded.params[this.spec.timeline.name]);
+  }
+
+  /** The settings and the moment the reader is looking at, as a link would carry them. */
+  #linkState() {
+    const state = this.settings.read();
+    if (this.clock) state[this.spec.timeline.name] = this.time.shownTime(this.clock.time);
+    return state;
+  }
+
+  /** Keep the page's own address in step with the experiment, once the reader has touched it. */
+  #rememberInURL() {
+    if (!this.linked || (this.clock && this.clock.playing)) return;
+    history.replaceState(history.state, "", `#${encodeState(this.spec, this.#linkState())}`);
+  }
+
+  async #copyLink() {
+    this.linked = true;
+    this.#rememberInURL();
+    const url = `${location.origin}${location.pathname}${location.search}#${encodeState(this.spec, this.#linkState())}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.messages.set("link", fill(this.words.link_copied, { url }), "note");
+    } catch {
+      // No clipboard (permissions, an old browser): the link is shown to copy by hand.
+      this.messages.set("link", fill(this.words.link_not_copied, { url }), "note");
+    }
+  }
+
+  /** Any change of a setting recomputes and rewinds; some lessons then play again by themselves. */
+  #settingsChanged() {
+    this.linked = true;
+    this.messages.set("link", null);
+    if (this.clock) {
+      this.clock.restart();
+      if (this.spec.playback.play_on_change && !this.motion.matches) this.clock.play();
+    } else {
+      this.#request();
+      this.#rememberInURL();
+    }
   }
 
   #tick(clock) {
-    this.controls.showPhase(clock.phase);
-    this.controls.showTime(this.controls.shownTime(clock.time));
+    this.time.showPhase(clock.phase);
+    this.time.showTime(this.time.shownTime(clock.time));
+    if (!clock.playing && clock.phase !== "start") this.linked = true;
+    this.#rememberInURL();
     this.#request();
   }
 
+  #params() {
+    const params = this.settings.read();
+    if (this.clock) {
+      const { timeline } = this.spec;
+      params[timeline.name] = latestMark(timeline.marks.map((mark) => mark.at), this.time.shownTime(this.clock.time));
+    }
+    return params;
+  }
+
   /**
-   * Ask for the view of the current choices at the latest arrival the timeline shows, unless that
-   * view is already the one wanted: the status always describes the moment on the slider.
+   * Ask for the view of the current settings (at the latest mark the timeline shows), unless it
+   * is already the one wanted: the status always describes what the controls say.
    */
   #request() {
-    const { timeline } = this.spec;
-    const shown = this.controls.shownTime(this.clock.time);
-    const params = { ...this.controls.choices(), [timeline.name]: latestMark(timeline.marks, shown) };
-    const key = paramsKey(this.lesson, params);
+    const params = this.#params();
+    const baseline = this.baseline.params();
+    const key = paramsKey(this.lesson, params, baseline);
     if (key === this.wanted.key) return;
-    this.wanted = { key, params };
+    this.wanted = { key, params, baseline };
     this.#fetchWanted();
   }
 
   #fetchWanted() {
-    const { key, params } = this.wanted;
+    const { key, params, baseline } = this.wanted;
     this.#markPending(key !== this.current.key);
     if (key === this.current.key || key === this.asked) return;
     this.asked = key; // one request per wanted view, however often the engine changes state
     const settle = () => {
       if (this.asked === key) this.asked = null;
     };
-    this.engine.view(this.lesson, params).then(
+    this.engine.view(this.lesson, params, baseline).then(
       (view) => {
         settle();
         if (key === this.wanted.key) this.#show(key, params, view);
@@ -127,17 +200,20 @@ export class Panel {
       (error) => {
         settle();
         if (key !== this.wanted.key || this.engine.state !== "ready") return; // the engine box explains
-        this.messages.set("view", `This view could not be computed: ${error.message}`);
+        this.messages.set("view", fill(this.words.view_failed, { reason: error.message }));
       },
     );
   }
 
   #show(key, params, view) {
     this.current = { key, params, view };
-    this.status.textContent = view.status;
-    // Keep open whatever the reader opened (the exact-state JSON, say) across arrivals.
+    if (this.status.textContent !== view.status) this.status.textContent = view.status;
+    const refusal = view.refusal || "";
+    if (this.refusal.textContent !== refusal) this.refusal.textContent = refusal;
+    this.refusal.hidden = !refusal;
+    // Keep open whatever the reader opened (the exact-state JSON, say) across views.
     const open = [...this.viewBox.querySelectorAll("details")].map((details) => details.open);
-    this.viewBox.innerHTML = view.html; // engine-generated HTML, escaped by the engine
+    this.viewBox.innerHTML = view.html; // built by lessonkit.panel.html, which escapes by construction
     this.viewBox.querySelectorAll("details").forEach((details, index) => {
       if (open[index]) details.open = true;
     });
@@ -153,46 +229,40 @@ export class Panel {
   }
 
   #showEngine() {
-    const { engine } = this;
+    const { engine, words } = this;
     this.section.dataset.engine = engine.state === "idle" ? "booting" : engine.state;
     const pending = this.wanted.key !== this.current.key;
     // Re-render only on a real change: the Retry button must keep focus, and the live region
-    // must not repeat itself at every arrival.
+    // must not repeat itself at every mark.
     const shown = `${engine.state}|${engine.reason}|${pending}`;
     if (shown === this.engineShown) return;
     this.engineShown = shown;
     if (engine.state === "failed") {
       this.engineBox.replaceChildren(
-        h(
-          "p",
-          { class: "lk-engine-problem" },
-          `The Python engine could not start: ${engine.reason}. The experiment keeps showing the last computed view.`,
-        ),
-        button("Retry starting the engine", "lk-retry", () => engine.restart()),
+        h("p", { class: "lk-engine-problem" }, fill(words.engine_failed, { reason: engine.reason })),
+        button(words.retry, "lk-retry", () => engine.restart()),
       );
     } else if (engine.state === "ready") {
       this.engineBox.replaceChildren();
     } else {
-      const text = pending
-        ? "Starting the Python engine… The view updates when it is ready."
-        : "Starting the Python engine…";
-      this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, text));
+      this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, pending ? words.engine_starting_pending : words.engine_starting));
     }
   }
 
-  async #exportFixture() {
-    const { key, params } = this.wanted;
+  async #export() {
+    const { key, params, baseline } = this.wanted;
+    const file = this.words.export_file;
     if (key === this.current.key) {
-      downloadJSON(this.spec.export_name, this.current.view.export);
+      downloadJSON(file, this.current.view.export);
       return;
     }
-    this.messages.set("export", "The fixture for these settings downloads as soon as the Python engine has computed them.");
+    this.messages.set("export", `${file} downloads as soon as the Python engine has computed these settings.`, "note");
     try {
-      const view = await this.engine.view(this.lesson, params);
-      downloadJSON(this.spec.export_name, view.export);
+      const view = await this.engine.view(this.lesson, params, baseline);
+      downloadJSON(file, view.export);
       this.messages.set("export", null);
     } catch (error) {
-      this.messages.set("export", `The fixture could not be exported: ${error.message}`);
+      this.messages.set("export", `${file} could not be exported: ${error.message}`);
     }
   }
 }

@@ -1,5 +1,6 @@
-// The playback clock. The shell owns time; Python only ever sees the arrival a moment falls on, so
-// a minute of playback costs as many engine calls as there are arrivals, not one per frame.
+// The playback clock. The shell owns time; Python only ever sees the mark a moment falls on, so a
+// minute of playback costs as many engine calls as there are marks, not one per frame. Pure apart
+// from the frame scheduler and the time source, which are injected so node --test can drive it.
 
 const EPSILON = 1e-9;
 
@@ -20,20 +21,27 @@ export function nextMark(marks, time, end) {
 // continue playback where it was rather than leap ahead by the time spent away.
 const MAX_FRAME_SECONDS = 0.25;
 
+const browserFrames = {
+  request: (callback) => requestAnimationFrame(callback),
+  cancel: (handle) => cancelAnimationFrame(handle),
+};
+
 export class Clock {
   /**
    * `onChange(clock)` is called whenever time or the phase changes.
    *
    * Stepping mode is for readers who ask for reduced motion (prefers-reduced-motion: reduce): there
-   * is no automatic playback at all; play() moves to the next arrival and stays paused, so nothing
+   * is no automatic playback at all; play() moves to the next mark and stays paused, so nothing
    * on the page changes unless the reader asks for it.
    */
-  constructor({ end, marks, speed = 1, stepping = false, onChange = () => {} }) {
+  constructor({ end, marks, speed = 1, stepping = false, onChange = () => {}, frames = browserFrames, now = () => performance.now() }) {
     this.end = end;
     this.marks = [...marks].sort((a, b) => a - b);
     this.speed = speed;
     this.stepping = stepping;
     this.onChange = onChange;
+    this.frames = frames;
+    this.now = now;
     this.time = 0;
     this.playing = false;
     this.frame = null;
@@ -57,11 +65,13 @@ export class Clock {
     }
     this.playing = true;
     this.lastFrame = null;
-    this.frame = requestAnimationFrame((now) => this.#tick(now));
+    this.frame = this.frames.request((now) => this.#tick(now));
     this.#emit();
   }
 
+  /** Stop where the clock is, counting the time elapsed since the last frame. */
   pause() {
+    this.#settle();
     this.#halt();
     this.#emit();
   }
@@ -69,6 +79,14 @@ export class Clock {
   toggle() {
     if (this.playing) this.pause();
     else this.play();
+  }
+
+  /** Pause at the next mark (the next stage, the next arrival). */
+  next() {
+    this.#settle();
+    this.#halt();
+    this.time = nextMark(this.marks, this.time, this.end);
+    this.#emit();
   }
 
   seek(time) {
@@ -81,8 +99,9 @@ export class Clock {
     this.seek(0);
   }
 
-  /** Only the pace changes: a running playback carries on from where it is. */
+  /** Only the pace changes: time elapsed so far counts at the old pace, then playback carries on. */
   setSpeed(speed) {
+    this.#settle();
     this.speed = speed;
   }
 
@@ -91,20 +110,32 @@ export class Clock {
     if (stepping && this.playing) this.pause();
   }
 
+  /** Add the playing time since the last frame at the current speed, so nothing is lost or counted twice. */
+  #settle() {
+    if (!this.playing || this.lastFrame === null) return;
+    const now = this.now();
+    this.#advance(now);
+  }
+
+  #advance(now) {
+    const elapsed = this.lastFrame === null ? 0 : Math.min(MAX_FRAME_SECONDS, Math.max(0, now - this.lastFrame) / 1000);
+    this.lastFrame = now;
+    this.time = Math.min(this.end, this.time + elapsed * this.speed);
+  }
+
   #halt() {
     this.playing = false;
-    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    if (this.frame !== null) this.frames.cancel(this.frame);
     this.frame = null;
+    this.lastFrame = null;
   }
 
   #tick(now) {
     this.frame = null;
     if (!this.playing) return;
-    const elapsed = this.lastFrame === null ? 0 : Math.min(MAX_FRAME_SECONDS, (now - this.lastFrame) / 1000);
-    this.lastFrame = now;
-    this.time = Math.min(this.end, this.time + elapsed * this.speed);
+    this.#advance(now);
     if (this.time >= this.end) this.playing = false;
-    else this.frame = requestAnimationFrame((next) => this.#tick(next));
+    else this.frame = this.frames.request((next) => this.#tick(next));
     this.#emit();
   }
 

@@ -8,6 +8,7 @@ const describe = (error) =>
 
 function openLocalStorage() {
   try {
+    if (typeof window === "undefined") return { storage: null, problem: "this page has no window" };
     // Merely touching window.localStorage throws when storage is disabled for the site.
     const storage = window.localStorage;
     return { storage, problem: storage ? null : "this browser offers no local storage" };
@@ -17,8 +18,9 @@ function openLocalStorage() {
 }
 
 export class Storage {
-  constructor() {
-    const { storage, problem } = openLocalStorage();
+  /** `backend` is for tests: any object with getItem, setItem and removeItem (default: localStorage). */
+  constructor(backend = undefined) {
+    const { storage, problem } = backend === undefined ? openLocalStorage() : { storage: backend, problem: null };
     this.storage = storage;
     this.unavailable = problem;
     // Keys whose stored text could not be parsed: their raw text must be copied aside before
@@ -26,13 +28,21 @@ export class Storage {
     this.unreadable = new Map();
   }
 
-  /** `{text}` (null when absent) or `{text: null, problem}`. */
-  readText(key) {
-    if (!this.storage) return { text: null, problem: this.unavailable };
+  /**
+   * `{text, key}` (text null when absent) or `{text: null, problem}`. When `key` holds nothing, the
+   * `formerKeys` are read in turn (what was saved under a lesson's former id is still the reader's);
+   * `key` in the answer says where the text was found.
+   */
+  readText(key, formerKeys = []) {
+    if (!this.storage) return { text: null, key, problem: this.unavailable };
     try {
-      return { text: this.storage.getItem(key) };
+      for (const candidate of [key, ...formerKeys]) {
+        const text = this.storage.getItem(candidate);
+        if (text !== null) return { text, key: candidate };
+      }
+      return { text: null, key };
     } catch (error) {
-      return { text: null, problem: describe(error) };
+      return { text: null, key, problem: describe(error) };
     }
   }
 
@@ -40,23 +50,24 @@ export class Storage {
    * `{value}` (null when absent), or `{value: null, unreadable: raw, problem}` when the stored text
    * is not JSON or fails `check`. The unreadable text stays where it is, untouched.
    */
-  readJSON(key, check = () => null) {
-    const { text, problem } = this.readText(key);
-    if (problem) return { value: null, problem };
-    if (text === null) return { value: null };
+  readJSON(key, check = () => null, formerKeys = []) {
+    const { text, problem, key: found } = this.readText(key, formerKeys);
+    if (problem) return { value: null, key: found, problem };
+    if (text === null) return { value: null, key: found };
     let value;
     try {
       value = JSON.parse(text);
     } catch (error) {
+      // Kept aside under the key being written from now on, so the next write copies it first.
       this.unreadable.set(key, text);
-      return { value: null, unreadable: text, problem: `it is not valid JSON (${error.message})` };
+      return { value: null, key: found, unreadable: text, problem: `it is not valid JSON (${error.message})` };
     }
     const wrong = check(value);
     if (wrong) {
       this.unreadable.set(key, text);
-      return { value: null, unreadable: text, problem: wrong };
+      return { value: null, key: found, unreadable: text, problem: wrong };
     }
-    return { value };
+    return { value, key: found };
   }
 
   /** Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went. */

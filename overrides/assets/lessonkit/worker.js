@@ -98,7 +98,7 @@ booted.then(
 function handle(data) {
   if (data.kind === "view") {
     // runtime.answer already reports the engine's own refusals as {"ok": false, "error": ...}.
-    const answer = JSON.parse(runtime.answer(JSON.stringify({ lesson: data.lesson, params: data.params })));
+    const answer = JSON.parse(runtime.answer(JSON.stringify({ lesson: data.lesson, params: data.params, baseline: data.baseline ?? null })));
     return answer.ok ? { ok: true, view: answer.view } : { ok: false, error: answer.error };
   }
   if (data.kind === "run") {

@@ -1,0 +1,136 @@
+// A panel's parameters as the shell handles them: typed values checked against the spec, a stable
+// key for caching views, and the text form they take in a shareable link. Pure functions: no DOM,
+// so node --test checks them directly. The Python Panel remains the authority (it checks every
+// request again); this module lets the shell refuse a bad link or stale saved settings before the
+// engine has even started, with the same wording: parameter 'budget' is 30; allowed: 24, 36.
+
+const show = (value) => JSON.stringify(value);
+const format = (number) => String(Math.round(number * 1e9) / 1e9);
+
+/** Parameters as a stable text key: the same settings in any order give the same key. */
+export function paramsKey(lesson, params, baseline = null) {
+  const sorted = (object) =>
+    object === null || object === undefined
+      ? null
+      : Object.fromEntries(Object.keys(object).sort().map((name) => [name, object[name]]));
+  return JSON.stringify([lesson, sorted(params), sorted(baseline)]);
+}
+
+/** Every parameter the view takes, in order: the controls that are not the reader's text, then the timeline. */
+export function parameterControls(spec) {
+  const controls = spec.controls.filter((control) => control.kind !== "text");
+  if (spec.timeline) controls.push({ ...spec.timeline, kind: "time" });
+  return controls;
+}
+
+export function allowed(control) {
+  switch (control.kind) {
+    case "choice":
+      return control.options.map((option) => show(option.value)).join(", ");
+    case "toggle":
+      return "true, false";
+    case "time":
+      return `0 to ${format(control.end)} ${control.unit}`;
+    default: {
+      const unit = control.unit ? ` ${control.unit}` : "";
+      const whole = Number.isInteger(control.minimum) && control.step === 1;
+      return `${format(control.minimum)} to ${format(control.maximum)}${unit}, ${whole ? "whole numbers" : `in steps of ${format(control.step)}`}`;
+    }
+  }
+}
+
+const refuse = (control, value) => `parameter '${control.name}' is ${show(value)}; allowed: ${allowed(control)}`;
+
+/** `{value}` or `{problem}` for one typed value. Numbers snap to their grid, as Python's check does. */
+export function checkValue(control, value) {
+  switch (control.kind) {
+    case "choice": {
+      const option = control.options.find((each) => each.value === value);
+      return option ? { value: option.value } : { problem: refuse(control, value) };
+    }
+    case "toggle":
+      return typeof value === "boolean" ? { value } : { problem: refuse(control, value) };
+    case "time":
+      return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= control.end
+        ? { value }
+        : { problem: refuse(control, value) };
+    default: {
+      if (typeof value !== "number" || !Number.isFinite(value)) return { problem: refuse(control, value) };
+      if (value < control.minimum - 1e-9 || value > control.maximum + 1e-9) return { problem: refuse(control, value) };
+      const steps = (value - control.minimum) / control.step;
+      if (Math.abs(steps - Math.round(steps)) > 1e-6) return { problem: refuse(control, value) };
+      return { value: Math.round((control.minimum + Math.round(steps) * control.step) * 1e10) / 1e10 };
+    }
+  }
+}
+
+/** Check a whole object of typed values (saved settings): `{params}` or `{problems}`. */
+export function checkParams(spec, raw) {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { problems: ["the settings are not an object"] };
+  const controls = parameterControls(spec);
+  const names = controls.map((control) => control.name);
+  const problems = Object.keys(raw)
+    .filter((name) => !names.includes(name))
+    .map((name) => `parameter '${name}' is not one of this experiment's; allowed: ${names.join(", ")}`);
+  const params = {};
+  for (const control of controls) {
+    if (!(control.name in raw)) {
+      problems.push(`parameter '${control.name}' is missing; allowed: ${allowed(control)}`);
+      continue;
+    }
+    const { value, problem } = checkValue(control, raw[control.name]);
+    if (problem) problems.push(problem);
+    else params[control.name] = value;
+  }
+  return problems.length ? { problems } : { params };
+}
+
+/** A value as it reads in a link: 36, evict, true, 0.25. */
+function toText(value) {
+  return typeof value === "string" ? value : String(value);
+}
+
+/** The text of a link back into a typed value for `control` (a choice matches its options' text). */
+function fromText(control, text) {
+  if (control.kind === "choice") {
+    const option = control.options.find((each) => toText(each.value) === text);
+    return option ? option.value : text;
+  }
+  if (control.kind === "toggle") return text === "true" ? true : text === "false" ? false : text;
+  const number = text.trim() === "" ? NaN : Number(text);
+  return Number.isNaN(number) ? text : number;
+}
+
+/** The settings as a link's fragment: "budget=36&policy=evict&time=60". */
+export function encodeState(spec, params) {
+  const query = new URLSearchParams();
+  for (const control of parameterControls(spec)) {
+    if (control.name in params) query.set(control.name, toText(params[control.name]));
+  }
+  return query.toString();
+}
+
+/** True when a fragment looks like experiment settings rather than a heading's anchor. */
+export function isState(fragment) {
+  return fragment.includes("=");
+}
+
+/**
+ * A link's fragment back into settings. Every parameter missing from the link takes its default;
+ * `{params}` when everything in it can be used, otherwise `{problems}` naming each parameter.
+ */
+export function decodeState(spec, fragment) {
+  const query = new URLSearchParams(fragment.replace(/^#/, ""));
+  const raw = { ...spec.defaults };
+  const names = parameterControls(spec).map((control) => control.name);
+  const problems = [];
+  for (const [name, text] of query) {
+    if (!names.includes(name)) {
+      problems.push(`parameter '${name}' is not one of this experiment's; allowed: ${names.join(", ")}`);
+      continue;
+    }
+    raw[name] = fromText(parameterControls(spec).find((control) => control.name === name), text);
+  }
+  const checked = checkParams(spec, raw);
+  return problems.length || checked.problems ? { problems: [...problems, ...(checked.problems || [])] } : checked;
+}
