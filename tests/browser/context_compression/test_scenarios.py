@@ -111,8 +111,8 @@ def test_only_a_64_token_budget_keeps_the_user_instruction_when_evicting(lesson_
 
 
 def test_every_arrival_of_every_setting_reads_as_the_engine_computes_it(lesson_page, engine):
-    labels = {choice.name: {option.value: option.label for option in choice.options} for choice in engine.panel.choices}
-    marks = engine.panel.timeline.marks
+    labels = {choice.name: {option.value: option.label for option in choice.options} for choice in engine.panel.controls}
+    marks = engine.marks
     # Every arrival, plus moments between arrivals, which must show the latest arrival before them.
     moments = sorted({0, *marks, *(mark - engine.panel.timeline.step for mark in marks), 33.5})
     for budget in labels["budget"]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 ENGINE_BOOT_MS = 60_000
-BASELINE_KEY = "lessonkit:compression:baseline"
+BASELINE_KEY = "lessonkit:context-compression:baseline"
 NOTE = "T2 is the only user-backed source of the region."
 
 
@@ -43,7 +43,7 @@ def test_a_corrupt_saved_baseline_is_reported_and_kept_not_wiped(open_context, l
     lesson.button("Capture baseline").click()
 
     stored = lesson.page.evaluate(
-        "() => Object.keys(localStorage).filter(k => k.startsWith('lessonkit:compression:baseline:corrupt:'))"
+        "() => Object.keys(localStorage).filter(k => k.startsWith('lessonkit:context-compression:baseline:corrupt:'))"
         ".map(k => localStorage.getItem(k))"
     )
     assert stored == ["{not json"], "the unreadable baseline was not kept aside before being replaced"

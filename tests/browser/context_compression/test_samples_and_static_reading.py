@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from lessonkit import runtime
 from lessonkit.authoring.samples import find_samples
 
-LESSON_SOURCE = Path(__file__).resolve().parents[2] / "docs" / "lessons" / "context-compression.md"
+LESSON_SOURCE = Path(__file__).resolve().parents[3] / "docs" / "lessons" / "context-compression.md"
 
 
 def run_here(code: str, session: str | None = None) -> dict:

@@ -65,7 +65,7 @@ def test_fixture_export_holds_every_arrival_and_labels_the_inspection_apart(less
 
     name, exported = download_json(lesson_page, "Export fixture JSON")
 
-    assert name == engine.panel.export_name
+    assert name == engine.panel.words.export_file
     arrivals = exported["arrivals"]
     assert [arrival["arrival"] for arrival in arrivals] == list(range(9)), "every computed arrival, from arrival 0"
     assert exported["inspection"] == {"time_s": 30, "arrival": 4}

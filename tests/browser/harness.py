@@ -1,0 +1,181 @@
+"""The browser harness: a watched page, and any panel on the site driven by its spec.
+
+Nothing here knows a lesson. `Watch` records what a self-hosted, working page must never do;
+`PanelPage` finds a panel's controls by role and accessible name, from the panel's own spec.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from lessonkit.panel import Panel, View
+from lessonkit.panels import panel
+
+ENGINE_BOOT_MS = 60_000
+# Generous, because CI machines are slow; expect() returns as soon as the page agrees.
+STEP_MS = 20_000
+
+expect.set_options(timeout=STEP_MS)
+
+
+class Watch:
+    """What a context did that a self-hosted, working page must never do."""
+
+    def __init__(self, origin: str, expected_errors: tuple[str, ...] = ()) -> None:
+        self.origin = origin
+        # Errors a test provokes on purpose (a missing file, say), as regular expressions.
+        self.expected = [re.compile(pattern) for pattern in expected_errors]
+        self.foreign_requests: list[str] = []
+        self.errors: list[str] = []
+
+    def _unexpected(self, text: str) -> bool:
+        return not any(pattern.search(text) for pattern in self.expected)
+
+    def is_foreign(self, url: str) -> bool:
+        if url.startswith(("data:", "blob:", "about:")):
+            return False
+        return not (url == self.origin or url.startswith(self.origin + "/"))
+
+    def request(self, url: str) -> None:
+        if self.is_foreign(url) and url not in self.foreign_requests:
+            self.foreign_requests.append(url)
+
+    def console(self, message: Any) -> None:
+        if message.type == "error" and self._unexpected(message.text):
+            url = (message.location or {}).get("url")
+            self.errors.append(f"console error: {message.text}" + (f" (from {url})" if url else ""))
+
+    def page_error(self, error: Any) -> None:
+        if self._unexpected(str(error)):
+            self.errors.append(f"uncaught page error: {error}")
+
+    def problems(self) -> list[str]:
+        problems = []
+        if self.foreign_requests:
+            listed = "\n  ".join(self.foreign_requests)
+            problems.append(f"the page asked another origin than {self.origin} (aborted):\n  {listed}")
+        if self.errors:
+            listed = "\n  ".join(self.errors)
+            problems.append(f"the page reported errors:\n  {listed}")
+        return problems
+
+
+PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="([^"]+)"')
+
+
+def placed_panels(site: Path) -> dict[str, str]:
+    """Every panel the built site holds, by lesson id, with the path of its page."""
+    found: dict[str, str] = {}
+    for index in sorted(site.rglob("index.html")):
+        for lesson in PANEL_SECTION.findall(index.read_text(encoding="utf-8")):
+            found[lesson] = "/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts)
+    return found
+
+
+class PanelPage:
+    """A page holding one panel, addressed by roles and accessible names, as a screen reader would."""
+
+    def __init__(self, page: Page, panel: Panel) -> None:
+        self.page = page
+        self.spec = panel
+        self.panel = page.get_by_role("region", name=f"Experiment: {panel.title}", exact=True)
+
+    def control(self, role: str, name: str) -> Locator:
+        return self.panel.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+
+    def button(self, name: str) -> Locator:
+        return self.control("button", name)
+
+    def combobox(self, name: str) -> Locator:
+        return self.control("combobox", name)
+
+    @property
+    def timeline(self) -> Locator:
+        assert self.spec.timeline, f"the panel {self.spec.lesson} has no timeline"
+        return self.control("slider", self.spec.timeline.label)
+
+    @property
+    def notes(self) -> Locator:
+        return self.control("textbox", self.spec.words.notes)
+
+    @property
+    def status(self) -> Locator:
+        return self.panel.get_by_role("status")
+
+    def choose(self, combobox: str, option: str) -> None:
+        self.combobox(combobox).select_option(label=option)
+
+    def chosen(self, combobox: str) -> str:
+        return self.combobox(combobox).evaluate("select => select.selectedOptions[0].label")
+
+    def choose_fastest_speed(self) -> str:
+        assert self.spec.playback
+        speed = self.combobox(self.spec.playback.speed)
+        fastest = speed.locator("option").last.inner_text().strip()
+        speed.select_option(label=fastest)
+        return fastest
+
+    def seek(self, seconds: float) -> None:
+        self.timeline.fill(f"{seconds:g}")
+
+    def time(self) -> float:
+        return float(self.timeline.input_value())
+
+    def reload(self) -> None:
+        self.page.reload()
+        wait_for_engine(self)
+
+    def expect_view(self, view: View) -> None:
+        expect(self.status).to_have_text(view.status)
+
+    # Recording every moment the timeline showed between two points of a test, to prove it never
+    # ran backwards. Each change of the slider's spoken value (aria-valuetext, which starts with
+    # the seconds) is a DOM mutation, so a MutationObserver misses none, however short-lived.
+
+    def start_recording_time(self) -> None:
+        self.timeline.evaluate(
+            """slider => {
+                window.__lkTimes = [slider.valueAsNumber];
+                window.__lkObserver = new MutationObserver(records => {
+                    for (const record of records) window.__lkTimes.push(parseFloat(record.target.getAttribute("aria-valuetext")));
+                });
+                window.__lkObserver.observe(slider, { attributes: true, attributeFilter: ["aria-valuetext"] });
+            }"""
+        )
+
+    def stop_recording_time(self) -> list[float]:
+        return self.page.evaluate(
+            """() => {
+                window.__lkObserver.takeRecords().forEach(r => window.__lkTimes.push(parseFloat(r.target.getAttribute("aria-valuetext"))));
+                window.__lkObserver.disconnect();
+                return window.__lkTimes;
+            }"""
+        )
+
+
+def wait_for_engine(panel_page: PanelPage) -> None:
+    # Stop waiting as soon as the engine gives up too, and say why it did.
+    expect(panel_page.panel).to_have_attribute("data-engine", re.compile(r"^(ready|failed)$"), timeout=ENGINE_BOOT_MS)
+    if panel_page.panel.get_attribute("data-engine") != "ready":
+        pytest.fail(f"the Python engine did not start: {panel_page.panel.inner_text()[:1000]}", pytrace=False)
+
+
+def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "") -> PanelPage:
+    """Open the page holding `lesson`'s panel; with `engine`, wait until Pyodide answers it."""
+    page.goto(path + (f"#{fragment}" if fragment else ""))
+    panel_page = PanelPage(page, panel(lesson))
+    expect(panel_page.panel).to_be_visible()
+    if engine:
+        wait_for_engine(panel_page)
+    return panel_page
+
+
+def as_json(value: Any) -> Any:
+    """Engine data as it reads after a JSON round trip (tuples become lists)."""
+    return json.loads(json.dumps(value))
