@@ -3,7 +3,9 @@
 //
 // Message protocol (structured-clone objects, never Python objects):
 //   page -> worker  {id, kind: "view", lesson, params}      -> lessonkit.runtime.answer(JSON)
-//                   {id, kind: "run", code, session}         -> lessonkit.runtime.run(code, session)
+//                   {id, kind: "run", code, session, blockId}
+//                                 -> lessonkit.runtime.run(code, blockId, session); blockId is the
+//                                    sample's "<code block: …>" id in the build, hence its __name__
 //   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, ok: true, view}     for "view"
@@ -101,9 +103,9 @@ export class Engine {
     return this.views.get(key);
   }
 
-  /** Run a reader's sample; resolves to {output, error}. */
-  run(code, session) {
-    return this.#request({ kind: "run", code, session: session || null }).then((answer) => answer.result);
+  /** Run a reader's sample as the build ran block `blockId`; resolves to {output, error}. */
+  run(code, session, blockId) {
+    return this.#request({ kind: "run", code, session: session || null, blockId }).then((answer) => answer.result);
   }
 
   #request(message) {
