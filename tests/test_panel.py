@@ -79,6 +79,14 @@ def test_the_worker_call_reports_bad_parameters_with_what_is_allowed(request_, e
 
 
 def test_samples_in_one_session_share_names_and_errors_come_back_as_text():
-    assert json.loads(run("shared = 41", "s1"))["error"] is None
-    assert json.loads(run("print(shared + 1)", "s1"))["output"] == "42\n"
-    assert "NameError" in json.loads(run("print(shared)", None))["error"]
+    assert json.loads(run("shared = 41", "<code block: session s1; n1>", "s1"))["error"] is None
+    assert json.loads(run("print(shared + 1)", "<code block: session s1; n2>", "s1"))["output"] == "42\n"
+    failed = json.loads(run("print('first')\nprint(shared)", "<code block: n1>"))
+    assert failed["output"] == "first\n"
+    assert failed["error"].endswith("NameError: name 'shared' is not defined\n")
+    assert '"<code block: n1>", line 2, in <module>\n    print(shared)' in failed["error"]
+
+
+def test_a_sample_run_in_the_page_has_the_name_the_build_gave_its_block():
+    ran = json.loads(run("print(__name__)", "<code block: session compression; n3>", "compression"))
+    assert ran == {"output": "_code_block_session_compression_n3_\n", "error": None}

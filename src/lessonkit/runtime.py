@@ -6,12 +6,10 @@ same call can later be answered from views the build computed ahead of time.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import traceback
 
 from lessonkit.panels import panel
+from lessonkit.samples import PageSamples, SampleFailed
 
 
 def answer(request: str) -> str:
@@ -27,19 +25,16 @@ def answer(request: str) -> str:
     return json.dumps({"ok": True, "view": view.to_json()})
 
 
-# Globals per markdown-exec session name, so samples that share a session at build time share
-# them in the page too; a sample without a session always starts from fresh globals.
-_sessions: dict[str, dict] = {}
+# One worker serves one page, so one runner: sessions and names as the build ran the page's samples.
+_page = PageSamples()
 
 
-def run(code: str, session: str | None = None) -> str:
-    """Execute a reader-edited sample, returning `{"output": printed text, "error": traceback or null}`."""
-    namespace = _sessions.setdefault(session, {"__name__": "__main__"}) if session else {"__name__": "__main__"}
-    printed = io.StringIO()
-    error = None
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-        try:
-            exec(compile(code, "<sample>", "exec"), namespace)
-        except BaseException:  # a reader's sample may raise anything, SystemExit included
-            error = traceback.format_exc(limit=-1)
-    return json.dumps({"output": printed.getvalue(), "error": error})
+def run(code: str, block_id: str, session: str | None = None) -> str:
+    """Run a reader-edited sample as the build ran block `block_id`: `{"output": printed text, "error": traceback or null}`.
+
+    The sample keeps the build's `__name__` and shares its session's globals with the page's other samples.
+    """
+    try:
+        return json.dumps({"output": _page.run(code, block_id, session), "error": None})
+    except SampleFailed as failure:
+        return json.dumps({"output": failure.output, "error": failure.traceback})

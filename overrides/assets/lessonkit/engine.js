@@ -3,7 +3,9 @@
 //
 // Message protocol (structured-clone objects, never Python objects):
 //   page -> worker  {id, kind: "view", lesson, params, baseline} -> lessonkit.runtime.answer(JSON)
-//                   {id, kind: "run", code, session}         -> lessonkit.runtime.run(code, session)
+//                   {id, kind: "run", code, session, blockId}
+//                                 -> lessonkit.runtime.run(code, blockId, session); blockId is the
+//                                    sample's "<code block: …>" id in the build, hence its __name__
 //   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, ok: true, view}     for "view"
@@ -16,7 +18,6 @@ const BOOT_TIMEOUT_MS = 60_000;
 
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
-
 
 export class Engine {
   constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
@@ -100,9 +101,9 @@ export class Engine {
     return this.views.get(key);
   }
 
-  /** Run a reader's sample; resolves to {output, error}. */
-  run(code, session) {
-    return this.#request({ kind: "run", code, session: session || null }).then((answer) => answer.result);
+  /** Run a reader's sample as the build ran block `blockId`; resolves to {output, error}. */
+  run(code, session, blockId) {
+    return this.#request({ kind: "run", code, session: session || null, blockId }).then((answer) => answer.result);
   }
 
   #request(message) {

@@ -1,5 +1,7 @@
-// Runnable samples: every <div class="lk-sample" data-session="…"> the build wrapped around a
-// markdown-exec sample becomes editable and runnable in the page, through the same worker.
+// Runnable samples: every <div class="lk-sample" data-session="…" data-block-id="…"> the build
+// wrapped around a markdown-exec sample becomes editable and runnable in the page, through the same
+// worker and the same runner as the build (lessonkit.samples). A sample, edited or not, always runs
+// under the block id the build gave it, so its __name__ is the one the build printed.
 //
 // Samples that share a session share Python globals, as they did when the build ran them in page
 // order. So running sample 3 first runs the earlier samples of its session that this worker has not
@@ -23,6 +25,7 @@ class Sample {
     this.all = all;
     this.canRetry = canRetry;
     this.session = wrapper.dataset.session || "";
+    this.blockId = wrapper.dataset.blockId;
     this.ranIn = 0; // the engine generation (worker) that last ran this sample
 
     const inResult = (element) => element.closest(".result");
@@ -115,7 +118,7 @@ class Sample {
 
   async #execute() {
     const generation = this.engine.generation;
-    const result = await this.engine.run(this.textarea.value, this.session);
+    const result = await this.engine.run(this.textarea.value, this.session, this.blockId);
     this.ranIn = generation;
     this.#showResult(result);
     return result;

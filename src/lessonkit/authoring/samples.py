@@ -2,8 +2,14 @@
 
 Sybil's stock Markdown parser matches a fence's info string exactly, so it would skip these; this
 lexer finds them with their options, so the tests run the very code the page shows, and the site
-hook can mark each one for the in-page editor. Sessions mirror markdown-exec: samples with the
-same ``session`` share globals, a sample without one starts fresh.
+hook can mark each one for the in-page editor. Each sample carries the block id markdown-exec's
+runner gives it on its page (``lessonkit.samples``): it decides the sample's ``__name__``, and
+samples with the same ``session`` share globals.
+
+Only top-level fences are samples. markdown-exec also runs a fence nested in a list, an
+admonition or a block quote, which the tests would then never see; ``check_placement`` refuses
+those, and ```py fences, which this site's markdown-exec does not run, rather than let the build
+and the tests disagree in silence.
 """
 
 from __future__ import annotations
@@ -11,11 +17,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lessonkit.authoring.prose import FENCE, line_of
+from lessonkit.authoring.prose import FENCE, blank, line_of
+from lessonkit.samples import PageSamples
 
-LANGUAGE = re.compile(r"\s*(?:python|py)\s")
+LANGUAGE = re.compile(r"\s*(?P<language>python|py)\s")
 OPTION = re.compile(r'(?P<key>[\w-]+)="(?P<value>[^"]*)"')
-ENABLED = {"on", "1", "true", "yes"}
+# markdown-exec's own reading of exec="…": every value but these runs the fence.
+DISABLED = {"", "no", "off", "false", "0"}
+# A fence opening inside a block quote; FENCE only sees fences at the start of a line.
+QUOTED_OPENING = re.compile(r"^[ \t]*>[ \t>]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", re.MULTILINE)
 # Where markdown-exec puts the source decides where the page's editor finds it: the source must
 # come first, then the output, as these layouts render them.
 EDITABLE_SOURCES = ("above", "block", "material-block")
@@ -28,6 +38,7 @@ class Sample:
     start: int
     end: int
     line: int
+    block_id: str  # markdown-exec's "<code block: …>" for this sample on its page
 
     @property
     def session(self) -> str | None:
@@ -45,14 +56,44 @@ class Sample:
             raise ValueError(f'{where}, line {self.line}: a sample with source="{layout}" cannot be edited in the page; use {allowed}')
 
 
+def executed(info: str) -> tuple[str, dict[str, str]] | None:
+    """The language and options of a Python fence markdown-exec executes, from its info string."""
+    language = LANGUAGE.match(info + " ")
+    if not language:
+        return None
+    options = {option["key"]: option["value"] for option in OPTION.finditer(info)}
+    if options.get("exec", "").lower() in DISABLED:
+        return None
+    return language["language"], options
+
+
 def find_samples(markdown: str) -> list[Sample]:
-    """Every Python fence that markdown-exec will execute, in document order."""
-    samples = []
+    """Every top-level ```python fence that markdown-exec will execute, in page order, with its block id."""
+    page, samples = PageSamples(), []
     for fence in FENCE.finditer(markdown):
-        # Top-level fences only: a sample nested in a list or admonition would need its indent stripped.
-        if fence["indent"] or not LANGUAGE.match(fence["info"] + " "):
+        found = executed(fence["info"])
+        if fence["indent"] or not found or found[0] != "python":
             continue
-        options = {option["key"]: option["value"] for option in OPTION.finditer(fence["info"])}
-        if options.get("exec", "").lower() in ENABLED:
-            samples.append(Sample(fence["body"], options, fence.start(), fence.end(), line_of(markdown, fence.start())))
+        options = found[1]
+        block = page.next_block_id(options.get("session") or None, options.get("id") or None, options.get("title"))
+        samples.append(Sample(fence["body"], options, fence.start(), fence.end(), line_of(markdown, fence.start()), block))
     return samples
+
+
+def check_placement(markdown: str, where: str) -> None:
+    """Refuse every executed fence that is not a top-level ```python fence, naming its line and what is allowed."""
+    nested = "the build runs it but the tests cannot collect it"
+    problems = []
+    for fence in FENCE.finditer(markdown):
+        found = executed(fence["info"])
+        if found and fence["indent"]:
+            problems.append((fence.start(), f"is nested in a list, an admonition or a tab: {nested}"))
+        elif found and found[0] != "python":
+            problems.append((fence.start(), "is a ```py fence: this site's markdown-exec runs ```python fences only"))
+    # Fences were matched left to right, so an example fence written inside another fence is masked here.
+    for opening in QUOTED_OPENING.finditer(FENCE.sub(blank, markdown)):
+        if executed(opening["info"]):
+            problems.append((opening.start(), f"is in a block quote: {nested}"))
+    if problems:
+        allowed = "samples are top-level ```python fences, neither indented nor quoted"
+        raise ValueError("\n".join(f"{where}, line {line_of(markdown, start)}: this executed fence {why}; {allowed}" for start, why in sorted(problems)))

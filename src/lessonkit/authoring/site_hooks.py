@@ -1,7 +1,10 @@
 """MkDocs hooks that put the browser runtime into the built site.
 
-- Each runnable sample that shows its source is wrapped in ``<div class="lk-sample">`` carrying its session, so the
-  page shell can make it editable and run it in the worker with the same namespaces as the build.
+- markdown-exec's Python formatter runs samples through lessonkit's own runner (``lessonkit.samples``),
+  one per page, so the build runs them exactly as the reader's page and the tests do.
+- Each runnable sample that shows its source is wrapped in ``<div class="lk-sample">`` carrying its session
+  and its block id, so the page shell can make it editable and run it in the worker under the same
+  ``__name__`` and in the same session as the build.
 - After the build, the pinned Pyodide is copied from node_modules and a fresh lessonkit wheel is
   built straight into the site, with a manifest telling the worker their names. Building the
   wheel here (not in a separate step) means `mkdocs serve` always ships the engine being edited.
@@ -13,10 +16,15 @@ import html
 import json
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring.samples import find_samples
+import markdown_exec
+from pymdownx.superfences import SuperFencesException
+
+from lessonkit.authoring.samples import check_placement, find_samples
+from lessonkit.samples import PageSamples, SampleFailed
 
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
@@ -28,16 +36,65 @@ def on_pre_build(config: Any) -> None:
         del sys.modules[name]
 
 
+class BuildPage:
+    """The page being converted: its samples' runner, and the block ids its samples were found with."""
+
+    def __init__(self, where: str, expected: list[str]) -> None:
+        self.where = where
+        self.samples = PageSamples()
+        self.expected = expected
+        self.ran = 0
+
+    def run(self, code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra: str) -> str:
+        """markdown-exec's ``run`` for Python: its signature, its ExecutionError on failure."""
+        block = self.samples.next_block_id(session or None, id or None, extra.get("title"))
+        # The page and the tests know samples by the block ids find_samples gave them: a block
+        # markdown-exec runs that they don't know would run under a name nothing else uses.
+        known = self.expected[self.ran] if self.ran < len(self.expected) else None
+        self.ran += 1
+        if block != known:
+            # SuperFences swallows any other exception from a formatter and leaves the fence unrun.
+            raise SuperFencesException(
+                f"{self.where}: markdown-exec ran Python block {block} where lessonkit expected {known or 'no more samples'}; "
+                "samples are top-level ```python fences with their options in double quotes"
+            )
+        try:
+            return self.samples.run(code, block, session or None)
+        except SampleFailed as failure:
+            # As markdown-exec: the traceback shown in the page, a warning that --strict turns into a failed build.
+            raise markdown_exec.ExecutionError(markdown_exec.code_block("python", failure.traceback, **extra)) from failure
+
+
+# Pages are converted one at a time, each right after its on_page_markdown.
+_page = BuildPage("no page", [])
+
+
+def _run_in_page(code: str, **options: Any) -> str:
+    return _page.run(code, **options)
+
+
+def on_config(config: Any) -> None:
+    # markdown-exec looks its formatter up when it meets each fence; this one runs lessonkit's runner.
+    python = partial(markdown_exec.base_format, language="python", run=_run_in_page)
+    markdown_exec.formatters["python"] = markdown_exec.formatters["py"] = python
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    global _page
+    where = page.file.src_uri if page else "page"
+    check_placement(markdown, where)
+    samples = find_samples(markdown)
+    _page = BuildPage(where, [sample.block_id for sample in samples])
     pieces, last = [], 0
-    for sample in find_samples(markdown):
+    for sample in samples:
         if not sample.shows_source:  # generated content (a table, a figure), not a sample to edit
             continue
-        sample.check_editable(page.file.src_uri if page else "page")
+        sample.check_editable(where)
         session = html.escape(sample.session or "", quote=True)
+        block = html.escape(sample.block_id, quote=True)
         pieces += [
             markdown[last : sample.start],
-            f'<div class="lk-sample" data-session="{session}" markdown="1">\n\n',
+            f'<div class="lk-sample" data-session="{session}" data-block-id="{block}" markdown="1">\n\n',
             markdown[sample.start : sample.end],
             "\n\n</div>",
         ]

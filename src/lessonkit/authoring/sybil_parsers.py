@@ -1,13 +1,12 @@
 """Sybil parsers that check a lesson page: its claims against the engine, its samples by running them.
 
 A page names its engine in front matter (``engine: lessonkit.compression``); claim expressions are
-evaluated in that module's namespace. Samples run like markdown-exec runs them at build time.
+evaluated in that module's namespace. Samples run through the build's own runner
+(``lessonkit.samples``), one per page, each under the block id the build gives it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +16,8 @@ from typing import Any
 from sybil import Document, Example, Region
 
 from lessonkit.authoring.claims import Claim, check_claim, find_claims
-from lessonkit.authoring.samples import Sample, find_samples
+from lessonkit.authoring.samples import Sample, check_placement, find_samples
+from lessonkit.samples import PageSamples, SampleFailed
 
 # What passed in this test run, by (kind, document path), for the summary line of the test report.
 TALLY: Counter[tuple[str, str]] = Counter()
@@ -53,16 +53,19 @@ def parse_claims(document: Document) -> Iterator[Region]:
             yield Region(claim.start, claim.end, claim, evaluate_claim)
 
 
-def evaluate_sample(example: Example) -> None:
+def evaluate_sample(example: Example) -> str | None:
     sample: Sample = example.parsed
-    sessions = example.document.namespace.setdefault("sessions", {})
-    namespace = sessions.setdefault(sample.session, {"__name__": "__main__"}) if sample.session else {"__name__": "__main__"}
-    # Printed output is the page's to show, not the test log's.
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(sample.code, f"{example.path}:{sample.line}", "exec"), namespace)
+    page = example.document.namespace.setdefault("samples", PageSamples())
+    try:
+        page.run(sample.code, sample.block_id, sample.session)  # what it prints is the page's to show
+    except SampleFailed as failure:
+        return f"the sample raised:\n{failure.traceback}"
     TALLY["samples", example.path] += 1
+    return None
 
 
 def parse_samples(document: Document) -> Iterator[Region]:
+    # A sample the build runs but this parser cannot see fails collection, naming its line.
+    check_placement(document.text, document.path)
     for sample in find_samples(document.text):
         yield Region(sample.start, sample.end, sample, evaluate_sample)
