@@ -87,6 +87,19 @@ class Record:
             raise self.fail(field, f"must be a whole number greater than {above}, not {value!r}")
         return value
 
+    def optional_text(self, field: str) -> str | None:
+        """A non-empty string, or None when the field is absent or null."""
+        if self.data.get(field) is None:
+            return None
+        return self.text(field)
+
+    def flag(self, field: str) -> bool:
+        value = self._get(field)
+        # Only JSON true or false: 0, 1 or "yes" would hide a typo.
+        if not isinstance(value, bool):
+            raise self.fail(field, f"must be true or false, not {value!r}")
+        return value
+
     def choice(self, field: str, allowed: Iterable[Any]) -> Any:
         allowed = tuple(allowed)
         value = self._get(field)
