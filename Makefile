@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site test test-fast bench clean
+.PHONY: serve site lint test test-js test-fast bench clean
 
 serve: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
@@ -16,12 +16,22 @@ serve: $(INSTALLED) $(NODE_READY)
 site: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs build --strict
 
-# Everything: engine tests, every claim and sample in docs/, and the browser tests on the built site.
-test: site
+# Everything: lint, the shell's pure modules, engine tests, every claim and sample in docs/, and
+# the browser tests on the built site.
+test: site lint test-js
 	$(BIN)/pytest
 
+# ruff over the engines, build tools, tests and benchmarks, and over the samples in the pages.
+lint: $(INSTALLED)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/python -m lessonkit.authoring.lint_samples docs
+
+# The browser shell's pure modules (clock, parameters and links, storage) under node's own runner.
+test-js:
+	node --test tests/js/
+
 # Everything but the browser: quick feedback while writing a lesson.
-test-fast: $(INSTALLED)
+test-fast: $(INSTALLED) lint test-js
 	$(BIN)/pytest -m "not browser"
 
 # Performance is shown by measurement, never by timing assertions in tests.

@@ -123,7 +123,7 @@ def test_every_cosine_matches_scikit_learn_tfidf_vectorizer(question):
     expected = (records @ asked.T).toarray().ravel()
     computed = [candidate.cosine for candidate in retrieve(question, store="all").candidates]
     assert len(computed) == 10
-    for mine, theirs in zip(computed, expected):
+    for mine, theirs in zip(computed, expected, strict=True):
         assert abs(mine - theirs) <= 1e-12
 
 

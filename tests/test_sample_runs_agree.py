@@ -82,7 +82,7 @@ def stock_runner() -> Iterator[None]:
     for part in state:
         part.clear()
     yield
-    for part, kept in zip(state, saved):
+    for part, kept in zip(state, saved, strict=True):
         part.clear()
         part.update(kept)
     for name in set(sys.modules) - modules:

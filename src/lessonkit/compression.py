@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any
 
 from lessonkit.fixtures import Record, read_fixture
 
@@ -97,7 +97,7 @@ class Summary:
         return f"Earlier turns {folded}, condensed; the {fact.name} was left out."
 
 
-Entry = Union[Turn, Summary]
+Entry = Turn | Summary
 
 
 @dataclass(frozen=True)

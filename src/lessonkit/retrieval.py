@@ -521,7 +521,7 @@ def retrieve(
     newer = newer_records(fixture.records)
 
     seen = {}
-    for record, vector in zip(fixture.records, vectors):
+    for record, vector in zip(fixture.records, vectors, strict=True):
         similarity = cosine(query, vector)
         shared = tuple(sorted(set(asked.terms) & set(record.terms)))
         seen[record.id] = Candidate(
@@ -541,7 +541,7 @@ def retrieve(
     )
     visits = pack([c.record for c in ranked], word_budget, max_records)
     ranking = tuple(
-        replace(c, rank=rank, outcome=outcome, room=room) for rank, (c, (outcome, room)) in enumerate(zip(ranked, visits), 1)
+        replace(c, rank=rank, outcome=outcome, room=room) for rank, (c, (outcome, room)) in enumerate(zip(ranked, visits, strict=True), 1)
     )
     seen.update((c.id, c) for c in ranking)
 

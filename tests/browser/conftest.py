@@ -14,14 +14,13 @@ live in a folder of their own.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from lessonkit.authoring.local_site import CHROMIUM, launch_chromium, served
 from tests.browser.harness import STEP_MS, Watch, placed_panels

@@ -6,7 +6,7 @@ number is checked against the engine; ``[[3.11|-]]`` becomes plain text.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as etree
+import xml.etree.ElementTree as etree  # noqa: N813 - the name Python-Markdown uses
 from typing import Any
 
 from markdown import Extension, Markdown

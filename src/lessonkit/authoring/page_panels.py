@@ -19,7 +19,10 @@ def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
     panels = list(PANEL_SECTION.finditer(output))
     if len(panels) > 1:
         lessons = ", ".join(match["lesson"] for match in panels)
-        raise ValueError(f"{page_url or 'the home page'} holds {len(panels)} panels ({lessons}); a page holds at most one, whose settings its address carries")
+        raise ValueError(
+            f"{page_url or 'the home page'} holds {len(panels)} panels ({lessons}); "
+            "a page holds at most one, whose settings its address carries"
+        )
     sheets = {html.unescape(match["sheet"]) for match in panels if match["sheet"]}
     links = "".join(f'<link rel="stylesheet" href="{html.escape(relative_url(ASSETS + sheet, page_url))}">' for sheet in sorted(sheets))
     return output.replace("</head>", f"{links}</head>", 1) if links else output

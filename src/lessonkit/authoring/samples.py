@@ -96,4 +96,6 @@ def check_placement(markdown: str, where: str) -> None:
             problems.append((opening.start(), f"is in a block quote: {nested}"))
     if problems:
         allowed = "samples are top-level ```python fences, neither indented nor quoted"
-        raise ValueError("\n".join(f"{where}, line {line_of(markdown, start)}: this executed fence {why}; {allowed}" for start, why in sorted(problems)))
+        raise ValueError(
+            "\n".join(f"{where}, line {line_of(markdown, start)}: this executed fence {why}; {allowed}" for start, why in sorted(problems))
+        )

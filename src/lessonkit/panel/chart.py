@@ -99,14 +99,25 @@ class _Frame:
             h("line", {"x1": LEFT, "y1": bottom, "x2": right, "y2": bottom}),
             h("line", {"x1": LEFT, "y1": TOP, "x2": LEFT, "y2": bottom}),
             [
-                (h("line", {"class": "lk-grid", "x1": LEFT, "y1": self.y(t), "x2": right, "y2": self.y(t)}),
-                 h("text", {"x": LEFT - 6, "y": self.y(t) + 4, "text-anchor": "end"}, f"{t:g}"))
+                (
+                    h("line", {"class": "lk-grid", "x1": LEFT, "y1": self.y(t), "x2": right, "y2": self.y(t)}),
+                    h("text", {"x": LEFT - 6, "y": self.y(t) + 4, "text-anchor": "end"}, f"{t:g}"),
+                )
                 for t in y_ticks
             ],
             [h("text", {"x": self.x(at), "y": bottom + 16, "text-anchor": "middle"}, label) for at, label in x_ticks],
             h("text", {"class": "lk-axis-label", "x": (LEFT + right) / 2, "y": HEIGHT - 8, "text-anchor": "middle"}, x_label),
-            h("text", {"class": "lk-axis-label", "x": 14, "y": (TOP + bottom) / 2, "text-anchor": "middle",
-                       "transform": f"rotate(-90 14 {(TOP + bottom) / 2:g})"}, y_label),
+            h(
+                "text",
+                {
+                    "class": "lk-axis-label",
+                    "x": 14,
+                    "y": (TOP + bottom) / 2,
+                    "text-anchor": "middle",
+                    "transform": f"rotate(-90 14 {(TOP + bottom) / 2:g})",
+                },
+                y_label,
+            ),
         )
 
 
@@ -114,8 +125,13 @@ def _figure(title: str, description: str, body: Sequence[Markup], table: Markup,
     slug = _slug(title)
     svg = h(
         "svg",
-        {"viewBox": f"0 0 {WIDTH} {HEIGHT}", "role": "img", "aria-labelledby": f"lk-{slug}-title lk-{slug}-desc",
-         "class": "lk-chart-svg", "xmlns": "http://www.w3.org/2000/svg"},
+        {
+            "viewBox": f"0 0 {WIDTH} {HEIGHT}",
+            "role": "img",
+            "aria-labelledby": f"lk-{slug}-title lk-{slug}-desc",
+            "class": "lk-chart-svg",
+            "xmlns": "http://www.w3.org/2000/svg",
+        },
         h("title", {"id": f"lk-{slug}-title"}, title),
         h("desc", {"id": f"lk-{slug}-desc"}, description),
         body,
@@ -124,8 +140,16 @@ def _figure(title: str, description: str, body: Sequence[Markup], table: Markup,
         "figure",
         {"class": ["lk-chart", "lk-chart-wide" if wide else ""]},
         # A wide chart scrolls sideways on a phone rather than shrinking its labels out of reach.
-        h("div", {"class": "lk-chart-scroll", "tabindex": 0 if wide else None, "role": "region" if wide else None,
-                  "aria-label": title if wide else None}, svg),
+        h(
+            "div",
+            {
+                "class": "lk-chart-scroll",
+                "tabindex": 0 if wide else None,
+                "role": "region" if wide else None,
+                "aria-label": title if wide else None,
+            },
+            svg,
+        ),
         h("figcaption", {}, title, ". ", description),
         h("details", {"class": "lk-chart-data"}, h("summary", {}, f"Numbers behind “{title}”"), table),
     )
@@ -161,18 +185,33 @@ def line_chart(
                 "g",
                 {"class": ["lk-series", f"lk-series-{s.style % len(DASHES)}"]},
                 h("polyline", {"points": path, "fill": "none", "stroke-dasharray": DASHES[s.style % len(DASHES)]}),
-                [_point(s.style, x, y, open_) for (x, y), open_ in zip(coordinates, hollow)],
+                [_point(s.style, x, y, open_) for (x, y), open_ in zip(coordinates, hollow, strict=True)],
                 h("text", {"x": end_x + 8, "y": end_y + 4 + 13 * (s.style % 3)}, s.name),
             )
         )
     body = [
         frame.axes(x_label, y_label, x_ticks),
-        [h("g", {"class": "lk-rule"}, h("line", {"x1": LEFT, "y1": frame.y(r.value), "x2": WIDTH - RIGHT, "y2": frame.y(r.value),
-                                                  "stroke-dasharray": "4 3"}),
-           h("text", {"x": WIDTH - RIGHT + 8, "y": frame.y(r.value) - 4}, r.label)) for r in rules],
-        [h("g", {"class": "lk-marker"}, h("line", {"x1": frame.x(m.at), "y1": TOP, "x2": frame.x(m.at), "y2": HEIGHT - BOTTOM}),
-           h("text", {"x": frame.x(m.at) + 3, "y": TOP + 10}, m.label)) for m in markers],
-        h("line", {"class": "lk-now", "x1": frame.x(now), "y1": TOP, "x2": frame.x(now), "y2": HEIGHT - BOTTOM}) if now is not None else None,
+        [
+            h(
+                "g",
+                {"class": "lk-rule"},
+                h("line", {"x1": LEFT, "y1": frame.y(r.value), "x2": WIDTH - RIGHT, "y2": frame.y(r.value), "stroke-dasharray": "4 3"}),
+                h("text", {"x": WIDTH - RIGHT + 8, "y": frame.y(r.value) - 4}, r.label),
+            )
+            for r in rules
+        ],
+        [
+            h(
+                "g",
+                {"class": "lk-marker"},
+                h("line", {"x1": frame.x(m.at), "y1": TOP, "x2": frame.x(m.at), "y2": HEIGHT - BOTTOM}),
+                h("text", {"x": frame.x(m.at) + 3, "y": TOP + 10}, m.label),
+            )
+            for m in markers
+        ],
+        h("line", {"class": "lk-now", "x1": frame.x(now), "y1": TOP, "x2": frame.x(now), "y2": HEIGHT - BOTTOM})
+        if now is not None
+        else None,
         lines,
     ]
     table = _series_table(x_label, series, rules, dict(x_ticks))
@@ -182,11 +221,21 @@ def line_chart(
 def _series_table(x_label: str, series: Sequence[Series], rules: Sequence[Rule], ticks: dict[float, str]) -> Markup:
     xs = sorted({x for s in series for x, _ in s.points})
     values = [{x: y for x, y in s.points} for s in series]
-    head = h("tr", {}, h("th", {"scope": "col"}, x_label), [h("th", {"scope": "col"}, s.name) for s in series],
-             [h("th", {"scope": "col"}, r.label) for r in rules])
+    head = h(
+        "tr",
+        {},
+        h("th", {"scope": "col"}, x_label),
+        [h("th", {"scope": "col"}, s.name) for s in series],
+        [h("th", {"scope": "col"}, r.label) for r in rules],
+    )
     rows = [
-        h("tr", {}, h("th", {"scope": "row"}, f"{ticks[x]} ({x:g})" if ticks.get(x, f"{x:g}") != f"{x:g}" else f"{x:g}"), [h("td", {}, f"{v[x]:g}" if x in v else "–") for v in values],
-          [h("td", {}, f"{r.value:g}") for r in rules])
+        h(
+            "tr",
+            {},
+            h("th", {"scope": "row"}, f"{ticks[x]} ({x:g})" if ticks.get(x, f"{x:g}") != f"{x:g}" else f"{x:g}"),
+            [h("td", {}, f"{v[x]:g}" if x in v else "–") for v in values],
+            [h("td", {}, f"{r.value:g}") for r in rules],
+        )
         for x in xs
     ]
     return h("table", {"class": "lk-table"}, h("thead", {}, head), h("tbody", {}, rows))
@@ -198,15 +247,37 @@ def bar_chart(title: str, description: str, *, x_label: str, y_label: str, bars:
     slot = (WIDTH - LEFT - RIGHT) / max(len(bars), 1)
     body = [
         frame.axes(x_label, y_label, [(i + 0.5, b.label) for i, b in enumerate(bars)]),
-        [h("g", {"class": ["lk-series", f"lk-series-{b.style % len(DASHES)}", f"lk-bar-pattern-{b.style % len(DASHES)}"]},
-           h("rect", {"x": LEFT + i * slot + slot * 0.15, "y": frame.y(b.value), "width": slot * 0.7,
-                      "height": round(frame.y(0) - frame.y(b.value), 2)}),
-           h("text", {"x": LEFT + (i + 0.5) * slot, "y": frame.y(b.value) - 4, "text-anchor": "middle"}, f"{b.value:g}"))
-         for i, b in enumerate(bars)],
-        [h("g", {"class": "lk-rule"}, h("line", {"x1": LEFT, "y1": frame.y(r.value), "x2": WIDTH - RIGHT, "y2": frame.y(r.value),
-                                                  "stroke-dasharray": "4 3"}),
-           h("text", {"x": WIDTH - RIGHT + 8, "y": frame.y(r.value) + 4}, r.label)) for r in rules],
+        [
+            h(
+                "g",
+                {"class": ["lk-series", f"lk-series-{b.style % len(DASHES)}", f"lk-bar-pattern-{b.style % len(DASHES)}"]},
+                h(
+                    "rect",
+                    {
+                        "x": LEFT + i * slot + slot * 0.15,
+                        "y": frame.y(b.value),
+                        "width": slot * 0.7,
+                        "height": round(frame.y(0) - frame.y(b.value), 2),
+                    },
+                ),
+                h("text", {"x": LEFT + (i + 0.5) * slot, "y": frame.y(b.value) - 4, "text-anchor": "middle"}, f"{b.value:g}"),
+            )
+            for i, b in enumerate(bars)
+        ],
+        [
+            h(
+                "g",
+                {"class": "lk-rule"},
+                h("line", {"x1": LEFT, "y1": frame.y(r.value), "x2": WIDTH - RIGHT, "y2": frame.y(r.value), "stroke-dasharray": "4 3"}),
+                h("text", {"x": WIDTH - RIGHT + 8, "y": frame.y(r.value) + 4}, r.label),
+            )
+            for r in rules
+        ],
     ]
-    table = h("table", {"class": "lk-table"}, h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, x_label), h("th", {"scope": "col"}, y_label))),
-              h("tbody", {}, [h("tr", {}, h("th", {"scope": "row"}, b.label), h("td", {}, f"{b.value:g}")) for b in bars]))
+    table = h(
+        "table",
+        {"class": "lk-table"},
+        h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, x_label), h("th", {"scope": "col"}, y_label))),
+        h("tbody", {}, [h("tr", {}, h("th", {"scope": "row"}, b.label), h("td", {}, f"{b.value:g}")) for b in bars]),
+    )
     return _figure(title, description, body, table, wide=False)

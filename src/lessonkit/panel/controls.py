@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 GRID_TOLERANCE = 1e-9
 
@@ -77,7 +77,8 @@ class Choice:
     def check(self, value: Any) -> Any:
         for option in self.options:
             # 24 and 24.0 are the same budget, but True is not the option 1.
-            if option.value == value and type(option.value) is type(value) or (_is_number(value) and _is_number(option.value) and option.value == value):
+            same_type = type(option.value) is type(value) or (_is_number(value) and _is_number(option.value))
+            if same_type and option.value == value:
                 return option.value
         raise ParameterError(self.name, value, self.allowed())
 
@@ -163,5 +164,5 @@ class Text:
     kind: str = field(default="text", init=False)
 
 
-Control = Union[Choice, Toggle, Number, Range, Text]
+Control = Choice | Toggle | Number | Range | Text
 PARAMETER_KINDS = (Choice, Toggle, Number, Range)

@@ -66,7 +66,9 @@ class Words:
     engine_failed: str = "The Python engine could not start: {reason}. The experiment keeps showing the last computed view."
     retry: str = "Retry starting the engine"
     view_failed: str = "This view could not be computed: {reason}"
-    static_note: str = "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
+    static_note: str = (
+        "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
+    )
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,9 @@ def _panel() -> Panel:
         playback=Playback(
             play="Play messages",
             pause="Pause messages",
-            stepping_hint="Reduced motion is on, so nothing plays by itself: Play messages and Resume step to the next arrival and stay paused.",
+            stepping_hint=(
+                "Reduced motion is on, so nothing plays by itself: Play messages and Resume step to the next arrival and stay paused."
+            ),
         ),
         draw=draw,
         words=Words(export="Export fixture JSON", export_file="context-compression-fixture.json"),

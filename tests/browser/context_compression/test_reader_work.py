@@ -21,7 +21,7 @@ def download_json(lesson_page, button: str) -> tuple[str, Any]:
     try:
         return download.suggested_filename, json.loads(text)
     except json.JSONDecodeError as error:
-        raise AssertionError(f"{button} downloaded {download.suggested_filename!r}, which is not JSON: {error}\n{text[:500]}")
+        raise AssertionError(f"{button} downloaded {download.suggested_filename!r}, which is not JSON: {error}\n{text[:500]}") from None
 
 
 def baseline_of(text: str) -> re.Pattern[str]:

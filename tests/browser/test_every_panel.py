@@ -1,0 +1,208 @@
+"""Promises every panel on the site keeps, whichever lesson it belongs to.
+
+Each test runs once per panel the site declares (`lessonkit.panels.PANELS`), on the page the build
+placed it on. Controls are found from the panel's own spec, by role and accessible name; what the
+page must show comes from the panel's engine in this process. Lesson scenarios live in each
+lesson's folder; these are the platform's promises.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from lessonkit.panel import Choice, Number, Panel, Range, Text, Toggle
+from lessonkit.panels import PANELS, panel
+from tests.browser.harness import PanelPage, as_json, open_panel, wait_for_engine
+
+ROLES = {"choice": "combobox", "toggle": "checkbox", "number": "spinbutton", "range": "slider", "text": "textbox"}
+
+
+@pytest.fixture(params=sorted(PANELS))
+def declared(request: pytest.FixtureRequest, panel_paths: dict[str, str]) -> tuple[Panel, str]:
+    lesson = request.param
+    assert lesson in panel_paths, f"the panel {lesson!r} is registered but no page of the built site holds it"
+    return panel(lesson), panel_paths[lesson]
+
+
+def another_value(control: Any) -> Any:
+    """A valid value other than the default, as a reader would pick it."""
+    if isinstance(control, Choice):
+        return next(option.value for option in reversed(control.options) if option.value != control.default)
+    if isinstance(control, Toggle):
+        return not control.default
+    step_up = control.default + control.step
+    return control.check(step_up if step_up <= control.maximum else control.default - control.step)
+
+
+def set_control(panel_page: PanelPage, control: Any, value: Any) -> None:
+    locator = panel_page.control(ROLES[control.kind], control.label)
+    if isinstance(control, Choice):
+        locator.select_option(label=next(option.label for option in control.options if option.value == value))
+    elif isinstance(control, Toggle):
+        locator.set_checked(value)
+    else:
+        locator.fill(f"{value:g}")
+
+
+def shown_value(panel_page: PanelPage, control: Any) -> Any:
+    locator = panel_page.control(ROLES[control.kind], control.label)
+    if isinstance(control, Choice):
+        label = locator.evaluate("select => select.selectedOptions[0].label")
+        return next(option.value for option in control.options if option.label == label)
+    if isinstance(control, Toggle):
+        return locator.is_checked()
+    return control.check(float(locator.input_value()))
+
+
+def settings(spec: Panel) -> list[Any]:
+    return [control for control in spec.controls if not isinstance(control, Text)]
+
+
+def changed_params(spec: Panel) -> dict[str, Any]:
+    return {**spec.defaults(), **{control.name: another_value(control) for control in settings(spec)}}
+
+
+def test_the_panel_opens_with_its_starting_view_and_no_error_or_other_origin(page, declared):
+    spec, path = declared
+    panel_page = open_panel(page, spec.lesson, path)
+    panel_page.expect_view(spec.view(spec.defaults()))
+    # The watch on every context fails the test on a console error or another origin's request.
+
+
+def test_every_control_is_found_by_its_name_and_reached_by_keyboard(page, declared):
+    spec, path = declared
+    panel_page = open_panel(page, spec.lesson, path)
+    targets = [panel_page.control(ROLES[control.kind], control.label) for control in spec.controls]
+    if spec.timeline:
+        playback = spec.playback
+        targets += [panel_page.timeline, panel_page.button(playback.play), panel_page.button(playback.restart),
+                    panel_page.combobox(playback.speed)]
+        if playback.next:
+            targets.append(panel_page.button(playback.next))
+    words = spec.words
+    targets += [panel_page.button(name) for name in (words.capture, words.export, words.copy_link, words.expand, words.export_notes)]
+    targets.append(panel_page.notes)
+    for index, target in enumerate(targets):
+        expect(target).to_have_count(1)
+        target.evaluate("(element, index) => element.dataset.lkTarget = String(index)", index)
+    enabled = {index for index, target in enumerate(targets) if target.is_enabled()}
+
+    targets[0].focus()
+    reached = set()
+    for _ in range(len(targets) * 3):
+        reached.add(page.evaluate("() => document.activeElement && document.activeElement.dataset.lkTarget"))
+        page.keyboard.press("Tab")
+    missed = [targets[index] for index in sorted(enabled) if str(index) not in reached]
+    assert not missed, f"not reached by Tab: {[m.evaluate('e => e.labels && e.labels[0] ? e.labels[0].textContent : e.textContent') for m in missed]}"
+
+
+def test_changing_each_control_shows_the_engines_view_of_the_new_settings(open_context, declared):
+    spec, path = declared
+    page = open_context(reduced_motion="reduce").new_page()  # nothing plays by itself: the moment stays at 0
+    panel_page = open_panel(page, spec.lesson, path)
+    params = spec.defaults()
+    statuses = {spec.view(params).status}
+    for control in settings(spec):
+        params[control.name] = another_value(control)
+        set_control(panel_page, control, params[control.name])
+        expected = spec.view(params)
+        panel_page.expect_view(expected)
+        statuses.add(expected.status)
+    assert len(statuses) > 1, "no change of any control changed the status"
+
+
+def test_the_page_reads_with_javascript_off(open_context, declared):
+    spec, path = declared
+    page = open_context(java_script_enabled=False).new_page()
+    page.goto(path)
+    region = page.get_by_role("region", name=f"Experiment: {spec.title}", exact=True)
+    start = spec.view(spec.defaults())
+    expect(region.get_by_role("status")).to_have_text(start.status)
+    expect(region.locator(".lk-view")).not_to_be_empty()
+    expect(region).to_contain_text(spec.words.static_note)
+    # Nothing interactive pretends to work: the controls come with JavaScript.
+    for control in spec.controls:
+        expect(region.get_by_role(ROLES[control.kind], name=control.label, exact=True)).to_have_count(0)
+
+
+def test_export_downloads_the_engines_export_of_what_is_shown(page, declared):
+    spec, path = declared
+    panel_page = open_panel(page, spec.lesson, path)
+    with page.expect_download() as started:
+        panel_page.button(spec.words.export).click()
+    download = started.value
+    assert download.suggested_filename == spec.words.export_file
+    exported = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert exported == as_json(spec.view(spec.defaults()).export)
+
+
+def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(open_context, declared):
+    spec, path = declared
+    context = open_context(reduced_motion="reduce")
+    panel_page = open_panel(context.new_page(), spec.lesson, path)
+    params = changed_params(spec)
+    for control in settings(spec):
+        set_control(panel_page, control, params[control.name])
+    if spec.timeline:
+        params[spec.timeline.name] = spec.timeline.marks[1].at
+        panel_page.seek(params[spec.timeline.name])
+    expected = spec.view(params)
+    panel_page.expect_view(expected)
+
+    panel_page.button(spec.words.copy_link).click()
+    expect(panel_page.panel).to_contain_text("The link to this experiment is copied")
+    link = panel_page.page.evaluate("() => navigator.clipboard.readText()")
+    assert "#" in link and spec.lesson not in link.split("#")[1], link
+
+    fresh = context.new_page()
+    fresh.goto(link)
+    reopened = PanelPage(fresh, spec)
+    wait_for_engine(reopened)
+    reopened.expect_view(expected)
+    for control in settings(spec):
+        assert shown_value(reopened, control) == params[control.name], control.label
+    if spec.timeline:
+        expect(reopened.timeline).to_have_value(f"{params[spec.timeline.name]:g}")
+
+
+def test_a_link_the_experiment_cannot_use_is_refused_by_name_and_the_defaults_are_used(page, declared):
+    spec, path = declared
+    first = settings(spec)[0]
+    panel_page = open_panel(page, spec.lesson, path, fragment=f"{first.name}=not-a-setting")
+    expect(panel_page.panel).to_contain_text(f"parameter '{first.name}' is \"not-a-setting\"; allowed: {first.allowed()}")
+    panel_page.expect_view(spec.view(spec.defaults()))
+    assert shown_value(panel_page, first) == spec.defaults()[first.name]
+
+
+def test_a_number_out_of_range_is_refused_visibly_and_the_experiment_keeps_the_last_value(page, declared):
+    spec, path = declared
+    numbers = [control for control in spec.controls if isinstance(control, Number)]
+    if not numbers:
+        pytest.skip(f"{spec.lesson} has no number field")
+    number = numbers[0]
+    panel_page = open_panel(page, spec.lesson, path)
+    for control in settings(spec):  # a number a toggle enables must be switched on first
+        if isinstance(control, Toggle) and number.name in control.enables:
+            set_control(panel_page, control, True)
+    field = panel_page.control("spinbutton", number.label)
+    field.fill(f"{number.maximum + number.step:g}")
+    field.press("Enter")
+    expect(panel_page.panel).to_contain_text(f"{number.label} must be {number.allowed()}")
+    expect(field).to_have_attribute("aria-invalid", "true")
+
+
+def test_each_range_speaks_its_value(page, declared):
+    spec, path = declared
+    ranges = [control for control in spec.controls if isinstance(control, Range)]
+    if not ranges:
+        pytest.skip(f"{spec.lesson} has no range")
+    panel_page = open_panel(page, spec.lesson, path)
+    for control in ranges:
+        slider = panel_page.control("slider", control.label)
+        unit = f" {control.unit}" if control.unit else ""
+        expect(slider).to_have_attribute("aria-valuetext", f"{control.default:g}{unit}")
