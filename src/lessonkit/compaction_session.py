@@ -25,7 +25,9 @@ Every tool call and every reply is produced by one model request. The rules are 
 - The model sees the summaries no other summary contains, each as a model-role turn placed at the
   end of its span, and the raw events outside every summary.
 
-What the model leaves out, and where ADK measures differently, is listed in ``ADK_DIFFERENCES``.
+Where the lesson leaves a rule of ADK's out, or measures differently, ``ADK_DIFFERENCES`` says so.
+The session has one agent, no branches and no rewound turns, which ADK would also keep out of
+summaries and prompts.
 
 Two summarizers are built in. ``Terse`` is the source's rule-based summarizer: it keeps what people
 said and an earlier summary, one line each, and drops tool chatter; a line costs its words plus a
@@ -123,9 +125,6 @@ class Summary:
     @property
     def position(self) -> int:
         return self.end
-
-    def contains(self, other: Summary) -> bool:
-        return self.start <= other.start and other.end <= self.end
 
     def covers(self, position: int) -> bool:
         return self.start <= position <= self.end
@@ -239,7 +238,8 @@ def _keeping_pairs(candidates: list[Event], keep: int) -> int:
         event = candidates[index]
         if event.call:
             unanswered.add(event.call)
-        unanswered.discard(event.id)
+        if event.kind == "tool_call":
+            unanswered.discard(event.id)
         if not unanswered and index <= initial:
             return index
     return 0
