@@ -8,12 +8,12 @@ A manifest asks for compaction with one setting and two triggers, each a pair of
   earlier turns each summary re-includes.
 
 Both pairs may be set; whichever condition arrives first fires. ``None`` means a field was left
-out, so ``overlap=0`` is a choice and an omitted overlap is half a pair. Three things are refused
-when the setting is built (half a pair, naming the field that was written; a setting with no
-trigger; a summarizer that is not a dotted path), one when a manifest is built (a workflow has no
-compaction field), and two when the pod starts (a summarizer path that does not import or names
-something that is not a summarizer; a root that is not an LLM agent with no summarizer of its
-own, because the default summarizer is built from the root agent's model).
+out, so ``overlap=0`` is a choice and an omitted overlap is half a pair. Refused when the setting
+is built: a value out of range; half a pair, naming the field that was written; a setting with no
+trigger; a summarizer that is not a dotted path. Refused when a manifest is built: compaction on a
+workflow, which has no such field. Refused when the pod starts: a summarizer path that does not
+import or names something that is not a summarizer; a root that is not an LLM agent, unless the
+setting names its own summarizer, because the default one is built from the root agent's model.
 
 The model stops at the setting: it does not load a real agent, and it resolves summarizer paths
 with ``importlib`` against a package name the caller gives, so paths inside lessonkit resolve the
