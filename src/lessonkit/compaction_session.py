@@ -1,0 +1,542 @@
+"""Context compaction: replay a long support session and see when it is summarized, and what the model sees.
+
+The session is the fixture's events in order: each turn is a user message, any number of tool
+calls each answered at once by its response, and the agent's reply. Every event has a teaching-token
+weight (not tokenizer output). One user message names a file; the file is attached in full to every
+model request while its name is in what the model sees, and counts toward that request's prompt.
+
+Every tool call and every reply is produced by one model request. The rules are ADK's (google-adk
+2.13), moment for moment:
+
+- Before each model request, if the size trigger is set, compaction may run (ADK's compaction
+  request processor). After each turn the size trigger runs again and, only if it wrote nothing,
+  the turn trigger (the Runner's post-invocation compaction).
+- The size trigger reads the last request's prompt. After a summary is written that number
+  describes a prompt the summary replaced, so until the next request reports its prompt the trigger
+  estimates it from what the model sees, leaving attached files out: they ride on requests, not in
+  the session. At ``after_tokens`` or more it summarizes the raw events since the latest summary
+  except the newest ``keep_recent_events``; the latest summary goes first into the span, so the new
+  summary subsumes it. A kept tool response keeps its call: the split moves back to keep pairs whole.
+- The turn trigger counts turns with an event after the end of the last summary written. At
+  ``after_invocations`` new turns it summarizes them raw, starting ``overlap`` turns earlier, so
+  consecutive summaries overlap at the seam and both stay in view.
+- A span is summarized only if it is worth it: replacing it with an empty summary must remove more
+  than the latest summary weighs.
+- The model sees the summaries no other summary contains, each as a model-role turn placed at the
+  end of its span, and the raw events outside every summary.
+
+Where the lesson leaves a rule of ADK's out, or measures differently, ``ADK_DIFFERENCES`` says so.
+The session has one agent, no branches and no rewound turns, which ADK would also keep out of
+summaries and prompts.
+
+Two summarizers are built in. ``Terse`` is the source's rule-based summarizer: it keeps what people
+said and an earlier summary, one line each, and drops tool chatter; a line costs its words plus a
+token for its speaker's label, and a span with nothing said gives no summary. ``AgentModel`` stands
+in for ADK's ``LlmEventSummarizer`` on the agent's model without calling one (the lesson runs offline
+and must be deterministic): its summary is a fixed fifth of the span it reads, at least 40 tokens,
+and it reiterates the user's requests, so it carries the names of the files they named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lessonkit.compaction import Compaction, Refusal, Summarizer
+from lessonkit.fixtures import Record, read_fixture
+
+KINDS = ("user", "tool_call", "tool_response", "reply")
+PRESET_FIELDS = ("after_tokens", "keep_recent_events", "after_invocations", "overlap", "summarizer")
+
+# Rules of ADK's that the lesson does not play out, named so the page can cite them. Each has a
+# test in tests/test_compaction_adk.py that shows the difference.
+ADK_DIFFERENCES: Mapping[str, str] = {
+    "worth": (
+        "ADK prices a span in characters of JSON, the way the request carries it, framing included "
+        "(an empty summary still weighs 27 characters); the lesson prices it in tokens."
+    ),
+    "estimate": (
+        "With no prompt count since the latest summary, ADK estimates the prompt as its characters "
+        "divided by four; the lesson counts the tokens of what the model sees. Both leave attached files out."
+    ),
+    "pairs": (
+        "ADK also keeps parallel calls, long-running calls, confirmations and calls that will never be "
+        "answered from being split from their answers; the lesson's tool calls are answered one at a time."
+    ),
+    "stale": (
+        "ADK discards a summary written while a later turn moved the session on; the lesson's turns "
+        "never overlap, so every summary written is kept."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file a user message names: attached in full to every request while the name is in view."""
+
+    name: str
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """One raw event of the session, at `position` in it."""
+
+    id: str
+    position: int
+    turn: int
+    kind: str
+    tokens: int
+    text: str
+    call: str | None = None  # a tool response: the call it answers
+    mentions: tuple[str, ...] = ()  # the attachments its text names
+
+    @property
+    def role(self) -> str:
+        # A tool's response goes back to the model as a user-role turn, as the model APIs have it.
+        return "model" if self.kind in ("tool_call", "reply") else "user"
+
+    @property
+    def said(self) -> bool:
+        """Words a person said: the user's messages and the agent's replies, not tool chatter."""
+        return self.kind in ("user", "reply")
+
+    @property
+    def start(self) -> int:
+        return self.position
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A summary of the raw events from `start` to `end`, seen by the model as one model-role turn."""
+
+    id: str
+    start: int
+    end: int
+    tokens: int
+    covered: tuple[str, ...]  # the raw events of its span, oldest first
+    keeps: tuple[str, ...]  # the entries whose words it carries: said lines, an earlier summary
+    mentions: tuple[str, ...] = ()
+    by: str = ""
+
+    role = "model"
+
+    @property
+    def position(self) -> int:
+        return self.end
+
+    def covers(self, position: int) -> bool:
+        return self.start <= position <= self.end
+
+
+Entry = Event | Summary
+
+
+def write_summary(summary_id: str, span: tuple[Entry, ...], tokens: int, keeps: tuple[Entry, ...], by: str) -> Summary:
+    """A summary of `span`, from the start of its first entry to its last: the bounds ADK's summarizers write."""
+    covered: list[str] = []
+    for entry in span:
+        for raw in entry.covered if isinstance(entry, Summary) else (entry.id,):
+            if raw not in covered:
+                covered.append(raw)
+    mentions = tuple(dict.fromkeys(name for entry in keeps for name in entry.mentions))
+    return Summary(summary_id, span[0].start, span[-1].position, tokens, tuple(covered), tuple(e.id for e in keeps), mentions, by)
+
+
+class Terse(Summarizer):
+    """What people said, without the tool chatter: one line per said event or earlier summary. No model call."""
+
+    name = "terse"
+    label_tokens = 1  # "user: ", "support: ": the speaker's label on each line
+
+    def summarize(self, span: tuple[Entry, ...], summary_id: str) -> Summary | None:
+        lines = tuple(entry for entry in span if isinstance(entry, Summary) or entry.said)
+        if not lines:
+            return None
+        return write_summary(summary_id, span, sum(line.tokens + self.label_tokens for line in lines), lines, self.name)
+
+
+class AgentModel(Summarizer):
+    """A stand-in for the agent's own model summarizing: a fixed fifth of the span, at least 40 tokens.
+
+    No model is called. The ratio is a teaching figure, not a measurement of any model.
+    """
+
+    name = "model"
+    reads_span = True
+    percent = 20
+    at_least = 40
+
+    def summarize(self, span: tuple[Entry, ...], summary_id: str) -> Summary | None:
+        read = sum(entry.tokens for entry in span)
+        tokens = max(self.at_least, -(-read * self.percent // 100))
+        requests = tuple(entry for entry in span if isinstance(entry, Summary) or entry.kind == "user")
+        return write_summary(summary_id, span, tokens, requests, self.name)
+
+
+terse = Terse()
+SUMMARIZERS: Mapping[str, str] = {"terse": "Terse: what people said", "model": "The agent's model"}
+_BUILT_IN: Mapping[str, type[Summarizer]] = {"terse": Terse, "model": AgentModel}
+
+
+# What the model sees, from the session log: raw events and summaries in the order they were written.
+
+
+def kept_summaries(log: tuple[Entry, ...]) -> tuple[Summary, ...]:
+    """The summaries no other summary contains; of two with one span, the later. In written order."""
+    written = [(index, entry) for index, entry in enumerate(log) if isinstance(entry, Summary)]
+    kept, furthest = set(), None
+    for index, summary in sorted(written, key=lambda item: (item[1].start, -item[1].end, -item[0])):
+        if furthest is None or summary.end > furthest:
+            kept.add(index)
+            furthest = summary.end
+    return tuple(summary for index, summary in written if index in kept)
+
+
+def visible(log: tuple[Entry, ...]) -> tuple[Entry, ...]:
+    """What the model sees: kept summaries at the end of their spans, and raw events outside every summary."""
+    kept = kept_summaries(log)
+    seen = [entry for entry in log if isinstance(entry, Event) and not any(s.covers(entry.position) for s in kept)]
+    return tuple(sorted(seen + list(kept), key=lambda entry: entry.position))
+
+
+def attached(view: tuple[Entry, ...], attachments: tuple[Attachment, ...]) -> tuple[Attachment, ...]:
+    named = {name for entry in view for name in entry.mentions}
+    return tuple(attachment for attachment in attachments if attachment.name in named)
+
+
+def weight(entries: tuple[Entry, ...]) -> int:
+    return sum(entry.tokens for entry in entries)
+
+
+def prompt_reading(log: tuple[Entry, ...], prompts: Mapping[str, int]) -> tuple[int | None, bool]:
+    """What the size trigger reads: the last request's prompt, or an estimate if a summary came since."""
+    for entry in reversed(log):
+        if isinstance(entry, Summary):
+            break  # counts from before a summary describe a prompt it replaced
+        if entry.id in prompts:
+            return prompts[entry.id], False
+    estimate = weight(visible(log))
+    return (estimate or None), True
+
+
+def _latest(log: tuple[Entry, ...]) -> Summary | None:
+    kept = kept_summaries(log)
+    return kept[-1] if kept else None
+
+
+def _last_written(log: tuple[Entry, ...]) -> Summary | None:
+    return next((entry for entry in reversed(log) if isinstance(entry, Summary)), None)
+
+
+def _keeping_pairs(candidates: list[Event], keep: int) -> int:
+    """Where to split so no kept tool response loses its call: at most len - keep, moved back if needed."""
+    initial = len(candidates) - keep
+    unanswered: set[str] = set()
+    for index in range(len(candidates) - 1, -1, -1):
+        event = candidates[index]
+        if event.call:
+            unanswered.add(event.call)
+        if event.kind == "tool_call":
+            unanswered.discard(event.id)
+        if not unanswered and index <= initial:
+            return index
+    return 0
+
+
+def _answered_prefix(span: list[Event]) -> list[Event]:
+    """The longest prefix that leaves no tool call waiting for its response."""
+    waiting: set[str] = set()
+    safe = 0
+    for index, event in enumerate(span):
+        if event.call:
+            waiting.discard(event.call)
+        if event.kind == "tool_call":
+            waiting.add(event.id)
+        if not waiting:
+            safe = index + 1
+    return span[:safe]
+
+
+def removable(log: tuple[Entry, ...], span: tuple[Entry, ...]) -> int:
+    """Tokens that replacing `span` with an empty summary would take out of what the model sees."""
+    empty = Summary("", min(entry.start for entry in span), max(entry.position for entry in span), 0, (), ())
+    return weight(visible(log)) - weight(visible(log + (empty,)))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One check of one trigger at one moment: did its condition hold, and what came of it."""
+
+    moment: str  # "before request 7" or "after turn 3"
+    trigger: str  # "size" or "turns"
+    fired: bool  # the trigger's condition held
+    reason: str
+    reading: int | None = None  # size: the prompt read; turns: how many new turns
+    estimated: bool = False  # size: the prompt was estimated, not reported
+    span: tuple[str, ...] = ()  # what the summarizer was given, oldest first
+    called: bool = False
+    summary: Summary | None = None
+
+
+def _summarize(log: tuple[Entry, ...], summarizer: Summarizer, span: tuple[Entry, ...], why: str, **check) -> Decision:
+    """Summarize `span` if that is worth it; `why` says why the trigger fired."""
+    latest = _latest(log)
+    gain, cost = removable(log, span), (latest.tokens if latest else 0)
+    check.update(fired=True, span=tuple(entry.id for entry in span))
+    if gain <= cost:
+        return Decision(
+            reason=f"{why}; not worth it: that would remove {gain:,} tokens, the latest summary weighs {cost:,}", **check
+        )
+    summary = summarizer.summarize(span, f"S{sum(isinstance(entry, Summary) for entry in log) + 1}")
+    if summary is None:
+        return Decision(reason=f"{why}; the summarizer wrote nothing", called=True, **check)
+    first, last = (next(e.id for e in log if isinstance(e, Event) and e.position == at) for at in (summary.start, summary.end))
+    reason = f"{why}; {summary.id} summarizes {first}–{last} in {summary.tokens:,} tokens"
+    return Decision(reason=reason, called=True, summary=summary, **check)
+
+
+def check_size(
+    log: tuple[Entry, ...], prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: str
+) -> Decision:
+    """The size trigger at one moment: ADK's token-threshold compaction."""
+    reading, estimated = prompt_reading(log, prompts)
+    source = "the prompt estimated from what the model sees" if estimated else "the last request's prompt"
+    check = {"moment": moment, "trigger": "size", "reading": reading, "estimated": estimated}
+    if reading is None or reading < compaction.after_tokens:
+        shown = "nothing to read" if reading is None else f"{reading:,} tokens"
+        return Decision(fired=False, reason=f"{source}: {shown}, under {compaction.after_tokens:,}", **check)
+    why = f"{source}: {reading:,} tokens, at or over {compaction.after_tokens:,}"
+    latest = _latest(log)
+    candidates = [entry for entry in log if isinstance(entry, Event) and entry.position > (latest.end if latest else -1)]
+    keep = compaction.keep_recent_events
+    if len(candidates) <= keep:
+        reason = f"{why}; nothing to compact: {len(candidates)} raw events since the latest summary, and {keep} are kept"
+        return Decision(fired=True, reason=reason, **check)
+    chosen = _answered_prefix(candidates if keep == 0 else candidates[: _keeping_pairs(candidates, keep)])
+    if not chosen:
+        return Decision(fired=True, reason=f"{why}; nothing to compact once tool calls keep their responses", **check)
+    return _summarize(log, summarizer, ((latest,) if latest else ()) + tuple(chosen), why, **check)
+
+
+def check_turns(log: tuple[Entry, ...], compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
+    """The turn trigger after a turn: ADK's sliding-window compaction."""
+    last = _last_written(log)
+    turns: dict[int, list[Event]] = {}
+    for entry in log:
+        if isinstance(entry, Event):
+            turns.setdefault(entry.turn, []).append(entry)
+    order = list(turns)
+    new = [turn for turn in order if turns[turn][-1].position > (last.end if last else -1)]
+    check = {"moment": moment, "trigger": "turns", "reading": len(new)}
+    every = compaction.after_invocations
+    if len(new) < every:
+        return Decision(fired=False, reason=f"{len(new)} new turns since the last summary, under {every}", **check)
+    first = order.index(new[0])
+    start = max(0, first - compaction.overlap)
+    chosen = order[start : order.index(new[-1]) + 1]
+    again = f", re-including {first - start} earlier" if first > start else ""
+    why = f"{len(new)} new turns, at or over {every}: turns {chosen[0]}–{chosen[-1]}{again}"
+    span = _answered_prefix([event for turn in chosen for event in turns[turn]])
+    if not span:
+        return Decision(fired=True, reason=f"{why}; nothing to compact once tool calls keep their responses", **check)
+    return _summarize(log, summarizer, tuple(span), why, **check)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model request: what the model saw and what it cost, and the check made just before it."""
+
+    number: int
+    turn: int
+    answer: str  # the event the request produced: a tool call or a reply
+    seen: tuple[Entry, ...]
+    attached: tuple[Attachment, ...]
+    prompt: int
+    uncompacted: int  # the same request's prompt with no compaction at all
+    decision: Decision | None = None
+
+    @property
+    def seen_ids(self) -> tuple[str, ...]:
+        return tuple(entry.id for entry in self.seen)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A whole session replayed under one setting and one summarizer."""
+
+    compaction: Compaction
+    summarizer: str  # the summarizer's name
+    reads_span: bool  # whether each summary costs a model call that reads its span
+    requests: tuple[Request, ...]
+    decisions: tuple[Decision, ...]  # every check, in the order they were made
+    log: tuple[Entry, ...]  # the session at the end: raw events and summaries as written
+
+    @property
+    def summaries(self) -> tuple[Summary, ...]:
+        return tuple(entry for entry in self.log if isinstance(entry, Summary))
+
+    @property
+    def final_view(self) -> tuple[Entry, ...]:
+        return visible(self.log)
+
+    @property
+    def summarizer_calls(self) -> int:
+        return sum(decision.called for decision in self.decisions)
+
+    @property
+    def summarizer_tokens(self) -> int:
+        """Tokens a summarizer that calls a model read, over the run (0 for a rule-based one)."""
+        if not self.reads_span:
+            return 0
+        by_id = {entry.id: entry for entry in self.log}
+        return sum(by_id[i].tokens for decision in self.decisions if decision.called for i in decision.span)
+
+    @property
+    def tokens_sent(self) -> int:
+        return sum(request.prompt for request in self.requests)
+
+    @property
+    def tokens_without(self) -> int:
+        return sum(request.uncompacted for request in self.requests)
+
+    def request(self, number: int) -> Request:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.requests):
+            raise ValueError(f"request {number!r} is not in the run; allowed: 1 to {len(self.requests)}")
+        return self.requests[number - 1]
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The validated fixture of the compaction lesson: one long support session."""
+
+    title: str
+    agent: str
+    attachments: tuple[Attachment, ...]
+    events: tuple[Event, ...]
+    presets: Mapping[str, Compaction]
+    preset_labels: Mapping[str, str]
+
+    @classmethod
+    def from_record(cls, record: Record) -> Lesson:
+        attachment_record = record.child("attachment")
+        attachment = Attachment(attachment_record.text("name"), attachment_record.whole("tokens"))
+        events: list[Event] = []
+        for row in record.children("events"):
+            kind = row.choice("kind", KINDS)
+            text = row.text("text")
+            event = Event(
+                id=row.text("id"),
+                position=len(events),
+                turn=row.whole("turn"),
+                kind=kind,
+                tokens=row.whole("tokens"),
+                text=text,
+                call=row.text("call") if kind == "tool_response" else None,
+                mentions=(attachment.name,) if attachment.name in text else (),
+            )
+            _check_order(row, event, events)
+            events.append(event)
+        if events[-1].kind != "reply":
+            raise record.fail("events", f"must end with a reply; the last event, {events[-1].id}, is a {events[-1].kind}")
+        if not any(event.kind == "user" and event.mentions for event in events):
+            raise attachment_record.fail("name", f"is {attachment.name!r}, which no user message names")
+        presets, labels = {}, {}
+        for row in record.children("presets"):
+            preset_id = row.text("id")
+            if preset_id in presets:
+                raise row.fail("id", f"is {preset_id!r}, which is already taken")
+            labels[preset_id] = row.text("label")
+            presets[preset_id] = _preset(row.child("compaction"))
+        return cls(record.text("title"), record.text("agent"), (attachment,), tuple(events), presets, labels)
+
+    def event(self, event_id: str) -> Event:
+        for event in self.events:
+            if event.id == event_id:
+                return event
+        raise ValueError(f"unknown event {event_id!r}; allowed: {', '.join(e.id for e in self.events)}")
+
+
+def _check_order(row: Record, event: Event, before: list[Event]) -> None:
+    """A turn is a user message, tool calls each answered at once, and one reply."""
+    previous = before[-1] if before else None
+    if any(other.id == event.id for other in before):
+        raise row.fail("id", f"is {event.id!r}, which is already taken")
+    expected_turn = 1 if previous is None else previous.turn + (previous.kind == "reply")
+    if event.turn != expected_turn:
+        raise row.fail("turn", f"is {event.turn}; this event belongs to turn {expected_turn}")
+    opens_turn = previous is None or previous.kind == "reply"
+    if opens_turn != (event.kind == "user"):
+        wanted = "a user message opens each turn" if opens_turn else "only the first event of a turn is a user message"
+        raise row.fail("kind", f"is {event.kind!r}; {wanted}")
+    if previous is not None and previous.kind == "tool_call" and event.kind != "tool_response":
+        raise row.fail("kind", f"is {event.kind!r}; the tool call {previous.id} is answered by the next event")
+    if event.kind == "tool_response" and (previous is None or previous.kind != "tool_call" or event.call != previous.id):
+        answered = previous.id if previous is not None and previous.kind == "tool_call" else "no call"
+        raise row.fail("call", f"is {event.call!r}; a tool response answers the call just before it ({answered})")
+
+
+def _preset(record: Record) -> Compaction:
+    unknown = sorted(set(record.data) - set(PRESET_FIELDS))
+    if unknown:
+        raise record.fail(unknown[0], f"is not a compaction field; allowed: {', '.join(PRESET_FIELDS)}")
+    try:
+        return Compaction(**record.data)
+    except Refusal as refusal:
+        raise record.fail(refusal.field, f"is refused: {refusal}") from None
+
+
+@lru_cache(maxsize=1)
+def lesson() -> Lesson:
+    return Lesson.from_record(read_fixture("compaction"))
+
+
+def summarizer_named(name: str | Summarizer) -> Summarizer:
+    """A built-in summarizer by name; a summarizer itself is taken as it is."""
+    if isinstance(name, Summarizer):
+        return name
+    if not isinstance(name, str) or name not in _BUILT_IN:
+        raise ValueError(f"unknown summarizer {name!r}; allowed: {', '.join(map(repr, SUMMARIZERS))}, or a Summarizer")
+    return _BUILT_IN[name]()
+
+
+def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fixture: Lesson | None = None) -> Run:
+    """Replay the session under `compaction`, summarizing with "terse", "model" (the agent's model) or a Summarizer."""
+    if not isinstance(compaction, Compaction):
+        raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - the course's bad input is a ValueError
+    writer = summarizer_named(summarizer)
+    fixture = fixture or lesson()
+    log: tuple[Entry, ...] = ()
+    prompts: dict[str, int] = {}
+    requests: list[Request] = []
+    decisions: list[Decision] = []
+
+    def record(decision: Decision) -> bool:
+        nonlocal log
+        decisions.append(decision)
+        if decision.summary is not None:
+            log = log + (decision.summary,)
+        return decision.summary is not None
+
+    for event in fixture.events:
+        if event.role == "model":  # a model request produces every tool call and every reply
+            number = len(requests) + 1
+            decision = None
+            if compaction.by_size:
+                decision = check_size(log, prompts, compaction, writer, f"before request {number}")
+                record(decision)
+            seen = visible(log)
+            files = attached(seen, fixture.attachments)
+            raw = tuple(entry for entry in log if isinstance(entry, Event))
+            uncompacted = weight(raw) + weight(attached(raw, fixture.attachments))
+            prompt = weight(seen) + weight(files)
+            requests.append(Request(number, event.turn, event.id, seen, files, prompt, uncompacted, decision))
+            prompts[event.id] = prompt
+        log = log + (event,)
+        if event.kind == "reply":  # the turn is over: the Runner's post-invocation compaction
+            moment = f"after turn {event.turn}"
+            wrote = compaction.by_size and record(check_size(log, prompts, compaction, writer, moment))
+            if compaction.by_turns and not wrote:
+                record(check_turns(log, compaction, writer, moment))
+    return Run(compaction, writer.name, writer.reads_span, tuple(requests), tuple(decisions), log)
