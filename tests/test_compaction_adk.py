@@ -107,7 +107,7 @@ def adk_names(fields):
 @pytest.mark.parametrize(
     "fields",
     [
-        dict(zip(("after_tokens", "keep_recent_events", "after_invocations", "overlap"), values))
+        dict(zip(("after_tokens", "keep_recent_events", "after_invocations", "overlap"), values, strict=True))
         for values in itertools.product((None, 0, 1), (None, -1, 0, 2), (None, 0, 3), (None, -1, 0))
     ],
 )
@@ -192,7 +192,7 @@ def test_the_sources_terse_summarizes_the_turn_triggers_spans_with_the_lessons_l
     run = simulate(setting)
     assert [(w.first, w.last) for w in observed.summaries] == [(s.covered[0], s.covered[-1]) for s in run.summaries]
     raw = {label_of(e.content): e for e in observed.events if e.content}
-    for written, summary in zip((e for e in observed.events if e.actions.compaction), run.summaries):
+    for written, summary in zip((e for e in observed.events if e.actions.compaction), run.summaries, strict=True):
         lines = [f"{raw[i].author}: {raw[i].content.parts[0].text}" for i in summary.keeps]
         assert written.actions.compaction.compacted_content.parts[0].text == "\n".join(lines)
 
