@@ -6,6 +6,8 @@ engine's full view (what the panel must render), so neither the page nor the pro
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 MUMBAI = "deployment region: Mumbai"
@@ -125,3 +127,38 @@ def test_every_arrival_of_every_setting_reads_as_the_engine_computes_it(lesson_p
                     lesson_page.seek(moment)
                     lesson_page.expect_view(engine.view(budget, policy, fidelity, moment))
                 assert lesson_page.retained_ids() == list(engine.replay(budget, policy, fidelity).final.retained)
+
+
+def test_evicted_and_folded_turns_stay_in_view_as_gone(lesson_page, engine):
+    lesson_page.choose("Policy", "Evict oldest")
+    lesson_page.seek(60)
+    lesson_page.expect_view(engine.view(24, "evict", time=60))
+    gone = lesson_page.panel.locator("li[data-gone]")
+    assert lesson_page.gone_ids() == ["T2", "T3", "T4", "T5", "T6"]
+    expect(gone.filter(has_text="T2")).to_contain_text("evicted at 30 s")
+
+    lesson_page.choose("Policy", "Summarize older turns")
+    lesson_page.seek(60)
+    lesson_page.expect_view(engine.view(24, "summarize", time=60))
+    assert lesson_page.gone_ids() == ["T2", "T3", "T4", "T5", "T6", "T7"]
+    expect(gone.filter(has_text="T2")).to_contain_text("folded into S at 30 s")
+
+
+def test_the_chart_draws_the_baselines_run_beside_the_current_one(lesson_page, engine):
+    chart = lesson_page.panel.get_by_role("img", name="Window tokens at each arrival")
+    expect(chart).to_be_visible()
+    lesson_page.choose("Policy", "Summarize older turns")
+    lesson_page.seek(60)
+    lesson_page.button("Capture baseline").click()
+
+    lesson_page.choose("Fidelity", "Drop critical fact")
+    lesson_page.seek(60)
+    baseline = {"budget": 24, "policy": "summarize", "fidelity": "preserve", "time": 60}
+    view = engine.view(24, "summarize", "drop", 60, baseline=baseline)
+    lesson_page.expect_view(view)
+    # Same size, different evidence: both lines end at 22 tokens, and the chart says which point holds evidence.
+    expect(chart).to_have_accessible_description(re.compile(r"beside the captured baseline \(budget 24, Summarize older turns, Preserve critical fact\)"))
+    expect(lesson_page.panel.locator(".lk-series-1 polyline")).to_have_count(1)
+    numbers = lesson_page.panel.locator("details.lk-chart-data table")
+    expect(numbers.locator("tr").last).to_contain_text("T8 (60)2222")
+    assert lesson_page.panel.locator(".lk-series-0 .lk-point-hollow").count() > lesson_page.panel.locator(".lk-series-1 .lk-point-hollow").count()
