@@ -90,3 +90,10 @@ def test_samples_in_one_session_share_names_and_errors_come_back_as_text():
 def test_a_sample_run_in_the_page_has_the_name_the_build_gave_its_block():
     ran = json.loads(run("print(__name__)", "<code block: session compression; n3>", "compression"))
     assert ran == {"output": "_code_block_session_compression_n3_\n", "error": None}
+
+
+def test_samples_of_different_pages_keep_their_sessions_apart_in_one_worker():
+    # The worker outlives a page under instant navigation: a session name on one page is not another's.
+    assert json.loads(run("seen = 'first page'", "<code block: session s; n1>", "s", page="/a/"))["error"] is None
+    assert json.loads(run("print(seen)", "<code block: session s; n2>", "s", page="/a/"))["output"] == "first page\n"
+    assert "NameError" in json.loads(run("print(seen)", "<code block: session s; n2>", "s", page="/b/"))["error"]

@@ -25,16 +25,18 @@ def answer(request: str) -> str:
     return json.dumps({"ok": True, "view": view.to_json()})
 
 
-# One worker serves one page, so one runner: sessions and names as the build ran the page's samples.
-_page = PageSamples()
+# One runner per page, as the build ran each page's samples. The worker outlives a page when the
+# reader follows the site's navigation, so pages are told apart by path: a session of one page
+# never sees another page's names.
+_pages: dict[str, PageSamples] = {}
 
 
-def run(code: str, block_id: str, session: str | None = None) -> str:
-    """Run a reader-edited sample as the build ran block `block_id`: `{"output": printed text, "error": traceback or null}`.
+def run(code: str, block_id: str, session: str | None = None, page: str = "") -> str:
+    """Run a reader-edited sample as the build ran block `block_id` of `page`: `{"output": printed text, "error": traceback or null}`.
 
     The sample keeps the build's `__name__` and shares its session's globals with the page's other samples.
     """
     try:
-        return json.dumps({"output": _page.run(code, block_id, session), "error": None})
+        return json.dumps({"output": _pages.setdefault(page, PageSamples()).run(code, block_id, session), "error": None})
     except SampleFailed as failure:
         return json.dumps({"output": failure.output, "error": failure.traceback})

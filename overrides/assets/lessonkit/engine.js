@@ -3,9 +3,10 @@
 //
 // Message protocol (structured-clone objects, never Python objects):
 //   page -> worker  {id, kind: "view", lesson, params, baseline} -> lessonkit.runtime.answer(JSON)
-//                   {id, kind: "run", code, session, blockId}
-//                                 -> lessonkit.runtime.run(code, blockId, session); blockId is the
-//                                    sample's "<code block: …>" id in the build, hence its __name__
+//                   {id, kind: "run", code, session, blockId, page}
+//                                 -> lessonkit.runtime.run(code, blockId, session, page); blockId is the
+//                                    sample's "<code block: …>" id in the build, hence its __name__;
+//                                    page keeps each page's sessions apart in a worker that outlives it
 //   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, ok: true, view}     for "view"
@@ -18,6 +19,14 @@ const BOOT_TIMEOUT_MS = 60_000;
 
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
+
+/** A precomputed table: [[params, view], ...] from a gzip-compressed JSON file of the build's. */
+async function fetchTable(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+  const text = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).text();
+  return JSON.parse(text).views;
+}
 
 export class Engine {
   constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
@@ -32,9 +41,11 @@ export class Engine {
     this.pending = new Map();
     this.nextId = 1;
     this.listeners = new Set();
-    // Views known without asking Python: the build's initial views and every view computed so far.
-    // A build-time table of precomputed views can be loaded into the same place later.
+    // Views known without asking Python: the build's initial views, the build's precomputed
+    // tables, and every view computed so far; `sources` says which answered each ("build" or "live").
     this.views = new Map();
+    this.sources = new Map();
+    this.tables = new Map(); // lesson -> Promise of its precomputed table, settled once loaded or failed
   }
 
   /** Call `listener(engine)` now and on every state change; returns an unsubscribe function. */
@@ -78,8 +89,37 @@ export class Engine {
   }
 
   /** Record a view already known (e.g. the one the build rendered into the page). */
-  remember(lesson, params, view, baseline = null) {
-    this.views.set(paramsKey(lesson, params, baseline), view);
+  remember(lesson, params, view, baseline = null, source = "build") {
+    const key = paramsKey(lesson, params, baseline);
+    this.views.set(key, view);
+    this.sources.set(key, source);
+  }
+
+  /**
+   * Load the views the build computed for a lesson with finite settings (a gzip-compressed JSON
+   * file). Until it has arrived, view() waits for it before asking Python; if it cannot be
+   * loaded, Python answers everything, which is slower but just as right.
+   */
+  preload(lesson, url) {
+    if (!this.tables.has(lesson)) {
+      const table = fetchTable(url).then(
+        (views) => {
+          for (const [params, view] of views) this.remember(lesson, params, view);
+          return views.length;
+        },
+        (error) => {
+          console.debug(`lessonkit: precomputed views for ${lesson} not used (${error.message}); the Python engine answers instead`);
+          return 0;
+        },
+      );
+      this.tables.set(lesson, table);
+    }
+    return this.tables.get(lesson);
+  }
+
+  /** Who answered the view for these settings: "build" (precomputed or rendered) or "live" (Python in this page). */
+  source(lesson, params, baseline = null) {
+    return this.sources.get(paramsKey(lesson, params, baseline)) || "live";
   }
 
   /**
@@ -88,22 +128,23 @@ export class Engine {
    */
   view(lesson, params, baseline = null) {
     const key = paramsKey(lesson, params, baseline);
-    const known = this.lookup(key);
+    const known = this.views.get(key);
     if (known) return Promise.resolve(known);
-    return this.#request({ kind: "view", lesson, params, baseline }).then((answer) => {
-      this.views.set(key, answer.view);
-      return answer.view;
-    });
-  }
-
-  /** Known views first; a later change can look into precomputed build-time views here too. */
-  lookup(key) {
-    return this.views.get(key);
+    const table = this.tables.get(lesson);
+    const ask = () => {
+      const loaded = this.views.get(key);
+      if (loaded) return loaded;
+      return this.#request({ kind: "view", lesson, params, baseline }).then((answer) => {
+        this.remember(lesson, params, answer.view, baseline, "live");
+        return answer.view;
+      });
+    };
+    return table ? table.then(ask) : ask();
   }
 
   /** Run a reader's sample as the build ran block `blockId`; resolves to {output, error}. */
-  run(code, session, blockId) {
-    return this.#request({ kind: "run", code, session: session || null, blockId }).then((answer) => answer.result);
+  run(code, session, blockId, page = location.pathname) {
+    return this.#request({ kind: "run", code, session: session || null, blockId, page }).then((answer) => answer.result);
   }
 
   #request(message) {

@@ -12,6 +12,17 @@ import { TimelineControls } from "./timeline.js";
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
+/**
+ * The lesson's own stylesheet, which the build links in the page's head. When the reader arrives
+ * through the site's instant navigation the head is not reloaded, so the shell links it itself.
+ */
+function ensureStylesheet(sheet) {
+  if (!sheet) return;
+  const href = new URL(sheet, import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === href)) return;
+  document.head.append(h("link", { rel: "stylesheet", href }));
+}
+
 export class Panel {
   constructor(section, { engine, storage }) {
     this.section = section;
@@ -23,6 +34,9 @@ export class Panel {
     this.viewBox = section.querySelector(".lk-view");
     this.refusal = section.querySelector(".lk-refusal") || h("p", { class: "lk-refusal", role: "alert", hidden: true });
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
+    this.answeredBy = h("p", { class: "lk-answered-by" });
+    ensureStylesheet(this.spec.stylesheet);
+    if (this.spec.precomputed) engine.preload(this.lesson, new URL(this.spec.precomputed, import.meta.url).href);
 
     // The build's view of the defaults is already on the page: first paint never waits for Python.
     const initial = JSON.parse(section.dataset.initialView);
@@ -86,7 +100,7 @@ export class Panel {
     else section.prepend(this.controls);
     this.controls.after(this.messages.element, this.engineBox);
     if (!this.refusal.isConnected) this.status.after(this.refusal);
-    this.refusal.after(this.baseline.element);
+    this.refusal.after(this.baseline.element, this.answeredBy);
     this.section.append(this.notes.element);
     this.baseline.showNow(initial);
 
@@ -195,7 +209,7 @@ export class Panel {
     this.engine.view(this.lesson, params, baseline).then(
       (view) => {
         settle();
-        if (key === this.wanted.key) this.#show(key, params, view);
+        if (key === this.wanted.key) this.#show(key, params, view, baseline);
       },
       (error) => {
         settle();
@@ -205,8 +219,8 @@ export class Panel {
     );
   }
 
-  #show(key, params, view) {
-    this.current = { key, params, view };
+  #show(key, params, view, baseline = null) {
+    this.current = { key, params, view, baseline };
     if (this.status.textContent !== view.status) this.status.textContent = view.status;
     const refusal = view.refusal || "";
     if (this.refusal.textContent !== refusal) this.refusal.textContent = refusal;
@@ -222,6 +236,19 @@ export class Panel {
     this.#markPending(false);
   }
 
+  /** Say which engine answered what is shown, only when that changes. */
+  #showAnsweredBy() {
+    const { engine, words } = this;
+    const { params } = this.current;
+    const source = engine.source(this.lesson, params, this.current.baseline ?? null);
+    const running = engine.info ? `Pyodide ${engine.info.pyodide}${engine.info.start ? `, ${engine.info.start}` : ""}` : "Pyodide";
+    let text;
+    if (source === "build") text = engine.state === "ready" ? fill(words.answered_by_build_ready, { engine: running }) : words.answered_by_build;
+    else text = fill(words.answered_live, { engine: running });
+    if (this.answeredBy.textContent !== text) this.answeredBy.textContent = text;
+    this.section.dataset.answeredBy = source;
+  }
+
   #markPending(pending) {
     this.section.classList.toggle("lk-pending", pending);
     this.viewBox.setAttribute("aria-busy", pending ? "true" : "false");
@@ -230,6 +257,7 @@ export class Panel {
 
   #showEngine() {
     const { engine, words } = this;
+    this.#showAnsweredBy();
     this.section.dataset.engine = engine.state === "idle" ? "booting" : engine.state;
     const pending = this.wanted.key !== this.current.key;
     // Re-render only on a real change: the Retry button must keep focus, and the live region

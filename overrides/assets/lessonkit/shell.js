@@ -32,8 +32,15 @@ function enhance(root = document) {
   enhanceSamples(root, { engine, storage });
 }
 
+// The shell may run while the page is still being parsed (it is loaded async): enhance what is
+// there now, and the rest once parsing is done.
 enhance();
-// Material's instant navigation swaps pages without reloading scripts; document$ announces each one.
-if (window.document$ && typeof window.document$.subscribe === "function") {
-  window.document$.subscribe(() => enhance());
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => enhance());
+
+// Material's instant navigation swaps pages without reloading scripts; document$ announces each
+// one. The theme's bundle defines it, and may not have run yet when this module does.
+function followInstantNavigation() {
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => enhance());
 }
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followInstantNavigation);
+else followInstantNavigation();

@@ -103,7 +103,7 @@ function handle(data) {
   }
   if (data.kind === "run") {
     // undefined becomes Python's None: a sample without a session starts from fresh globals.
-    return { ok: true, result: JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined)) };
+    return { ok: true, result: JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined, data.page || "")) };
   }
   return { ok: false, error: `unknown request kind ${JSON.stringify(data.kind)}` };
 }

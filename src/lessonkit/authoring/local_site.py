@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
+# mkdocs.yml's site_url, which the built sitemap names every page under.
+SITE_URL = "http://127.0.0.1:8000/"
 # Headless, and quiet: without the background-networking flags Chromium keeps calling home, which
 # a machine with no network answers with a stream of refused connections.
 CHROMIUM_ARGS = (
@@ -43,6 +45,28 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
         pass
+
+    def send_head(self) -> Any:
+        # The sitemap names pages under the configured site_url (port 8000). Served here on another
+        # port, it is rewritten to this origin, as a deployment's own build would write it; Material's
+        # instant navigation follows only links the sitemap lists on the page's own origin.
+        if self.path.split("?")[0].endswith("/sitemap.xml"):
+            return self._sitemap()
+        return super().send_head()
+
+    def _sitemap(self) -> Any:
+        import io
+
+        path = Path(self.translate_path(self.path.split("?")[0]))
+        if not path.is_file():
+            return super().send_head()
+        origin = f"http://{self.headers.get('Host', '127.0.0.1')}/"
+        body = path.read_text(encoding="utf-8").replace(SITE_URL, origin).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 class QuietServer(ThreadingHTTPServer):

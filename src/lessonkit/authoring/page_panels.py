@@ -14,6 +14,13 @@ PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="(?P<les
 ASSETS = "assets/lessonkit/"
 
 
+def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
+    """Ask for every module of the shell at once: the browser otherwise finds them one import
+    level at a time, and the panel comes to life a round trip per level later."""
+    links = "".join(f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + name, page_url))}">' for name in modules)
+    return output.replace("</head>", f"{links}</head>", 1)
+
+
 def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
     """The page's HTML with its panel's stylesheet linked in the head; refuses a second panel."""
     panels = list(PANEL_SECTION.finditer(output))

@@ -136,11 +136,23 @@ def on_post_build(config: Any) -> None:
     manifest = {"pyodide": "../pyodide/", "pyodide_version": pyodide_version, "wheel": f"../wheels/{wheel}"}
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    write_precomputed_views(assets)
+
+
+def write_precomputed_views(assets: Path) -> None:
+    """Every finite panel's views, computed by the engine being built, beside the shell."""
+    from lessonkit.authoring.precompute import write_views
+    from lessonkit.panels import PANELS, panel
+
+    for lesson in PANELS:
+        if panel(lesson).finite:
+            write_views(panel(lesson), assets)
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
     from mkdocs.utils import get_relative_url
 
-    from lessonkit.authoring.page_panels import link_panel_stylesheets
+    from lessonkit.authoring.page_panels import link_panel_stylesheets, preload_shell
 
-    return link_panel_stylesheets(output, page.url, get_relative_url)
+    modules = sorted(path.name for path in (_root(config) / "overrides" / "assets" / "lessonkit").glob("*.js") if path.name != "worker.js")
+    return preload_shell(link_panel_stylesheets(output, page.url, get_relative_url), page.url, get_relative_url, modules)

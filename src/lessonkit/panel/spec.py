@@ -8,11 +8,12 @@ view into the page so it reads with JavaScript off; the worker answers `Panel.vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import itertools
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from lessonkit.panel.controls import PARAMETER_KINDS, Control, ParameterError, Text, show
+from lessonkit.panel.controls import PARAMETER_KINDS, Choice, Control, ParameterError, Text, Toggle, show
 from lessonkit.panel.timeline import Playback, Timeline
 
 Params = Mapping[str, Any]
@@ -66,6 +67,13 @@ class Words:
     engine_failed: str = "The Python engine could not start: {reason}. The experiment keeps showing the last computed view."
     retry: str = "Retry starting the engine"
     view_failed: str = "This view could not be computed: {reason}"
+    # Which engine answered: findable under the status, but not a live region, so a screen reader
+    # does not announce it on every change.
+    answered_by_build: str = "Answered from the views the build computed with this lesson's engine, while Python starts in your browser."
+    answered_by_build_ready: str = (
+        "Answered from the views the build computed with this lesson's engine; the same engine runs in your browser ({engine})."
+    )
+    answered_live: str = "Answered by this lesson's Python engine, running in your browser ({engine})."
     static_note: str = (
         "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
     )
@@ -130,6 +138,33 @@ class Panel:
             checked[name] = control.check(params[name])
         return checked
 
+    @property
+    def finite(self) -> bool:
+        """True when a reader can only ever ask for a fixed set of views: choices, toggles and the
+        timeline's marks (the shell asks for the latest mark, never a moment between two)."""
+        return all(isinstance(control, (Choice, Toggle)) for control in self.controls if isinstance(control, PARAMETER_KINDS))
+
+    def every_params(self) -> Iterator[dict[str, Any]]:
+        """Every set of parameters a reader can reach, when the panel is `finite`."""
+        if not self.finite:
+            raise ValueError(f"panel '{self.lesson}' has numbers or ranges: its settings are not a finite set")
+        names, values = [], []
+        for name, control in self.parameters.items():
+            names.append(name)
+            if isinstance(control, Choice):
+                values.append([option.value for option in control.options])
+            elif isinstance(control, Toggle):
+                values.append([False, True])
+            else:  # the timeline
+                values.append([0, *(mark.at for mark in control.marks if mark.at != 0)])
+        for combination in itertools.product(*values):
+            yield dict(zip(names, combination, strict=True))
+
+    @property
+    def precomputed(self) -> str | None:
+        """Where the build writes this panel's precomputed views, relative to the shell's assets."""
+        return f"views/{self.lesson}.json.gz" if self.finite else None
+
     def view(self, params: Any, baseline: Any = None) -> View:
         return self.draw(self.check(params), None if baseline is None else self.check(baseline))
 
@@ -144,5 +179,6 @@ class Panel:
             "words": asdict(self.words),
             "former_ids": list(self.former_ids),
             "defaults": self.defaults(),
+            "precomputed": self.precomputed,
             "text_fields": [control.name for control in self.controls if isinstance(control, Text)],
         }

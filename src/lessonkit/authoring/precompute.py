@@ -1,0 +1,33 @@
+"""Views the build computes ahead of time, so a reader's first change never waits for Python.
+
+Where a panel's settings are a finite set (choices, toggles and timeline marks), the build runs
+the same engine over every one of them and ships the views, gzip-compressed, beside the shell.
+The page answers from them at once while Pyodide boots, and says so; a test compares every
+shipped view with the live engine. Settings that are not in the set still go to the worker.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from lessonkit.panel import Panel
+
+
+def views_of(panel: Panel) -> list[list[dict]]:
+    """Every view of a finite panel, as [params, view] pairs with no baseline."""
+    return [[params, panel.view(params).to_json()] for params in panel.every_params()]
+
+
+def write_views(panel: Panel, assets: Path) -> Path:
+    """Write the panel's views where its spec says; mtime 0, so the same commit gives the same bytes."""
+    target = assets / "lessonkit" / str(panel.precomputed)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"lesson": panel.lesson, "views": views_of(panel)}, separators=(",", ":"), ensure_ascii=False)
+    target.write_bytes(gzip.compress(body.encode("utf-8"), compresslevel=9, mtime=0))
+    return target
+
+
+def read_views(path: Path) -> dict:
+    return json.loads(gzip.decompress(path.read_bytes()))

@@ -1,0 +1,68 @@
+"""A reader never waits for Python where the build could answer, and the engine outlives a page.
+
+- A panel whose settings are a finite set answers from the views the build computed, before
+  Pyodide is up, and says which engine answered.
+- Following the site's navigation keeps the page's worker: the next lesson's panel is live at once.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from lessonkit.panels import PANELS, panel
+from tests.browser.harness import PanelPage, open_panel, wait_for_engine
+
+FINITE = sorted(lesson for lesson in PANELS if panel(lesson).finite)
+WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")
+
+
+@pytest.mark.parametrize("lesson", FINITE)
+def test_a_finite_panel_answers_from_the_builds_views_while_python_is_still_starting(open_context, panel_paths, lesson):
+    context = open_context()
+    # The wheel never arrives, so Python never starts: only the build's views can answer.
+    context.route(WHEEL, lambda route: None)
+    spec = panel(lesson)
+    panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
+    expect(panel_page.panel).to_have_attribute("data-engine", "booting")
+
+    choice = next(control for control in spec.controls if hasattr(control, "options"))
+    other = next(option for option in reversed(choice.options) if option.value != choice.default)
+    panel_page.choose(choice.label, other.label)
+
+    panel_page.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
+    expect(panel_page.panel).to_have_attribute("data-answered-by", "build")
+    expect(panel_page.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
+    expect(panel_page.panel).to_have_attribute("data-engine", "booting")
+    context.unroute(WHEEL)
+
+
+def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, panel_paths):
+    spec = panel("control-kinds")
+    panel_page = open_panel(page, spec.lesson, panel_paths[spec.lesson])
+    panel_page.control("slider", "Window budget").fill("64")
+    panel_page.expect_view(spec.view({**spec.defaults(), "budget": 64}))
+    expect(panel_page.panel).to_have_attribute("data-answered-by", "live")
+    expect(panel_page.panel.locator(".lk-answered-by")).to_contain_text("Answered by this lesson's Python engine, running in your browser (Pyodide")
+
+
+def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at_once(page, panel_paths):
+    lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
+    page.evaluate("() => { window.__sameDocument = true; }")
+
+    page.get_by_role("link", name="For authors").first.click()
+    expect(page).to_have_url(re.compile(re.escape(panel_paths["control-kinds"]) + "$"))
+    authors = PanelPage(page, panel("control-kinds"))
+    expect(authors.panel).to_have_attribute("data-engine", "ready", timeout=5_000)
+    assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
+    authors.control("slider", "Window budget").fill("64")
+    authors.expect_view(panel("control-kinds").view({**panel("control-kinds").defaults(), "budget": 64}))
+
+    # Back to the lesson by its link: its own stylesheet is linked although the head was not reloaded.
+    page.get_by_role("link", name="Context compression").first.click()
+    wait_for_engine(lesson)
+    assert page.evaluate("() => window.__sameDocument") is True
+    sheets = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map(link => link.href)")
+    assert any(sheet.endswith("/assets/lessonkit/lessons/context-compression.css") for sheet in sheets), sheets
