@@ -66,3 +66,33 @@ def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at
     assert page.evaluate("() => window.__sameDocument") is True
     sheets = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map(link => link.href)")
     assert any(sheet.endswith("/assets/lessonkit/lessons/context-compression.css") for sheet in sheets), sheets
+
+
+SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")
+
+
+def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_not_read(page, panel_paths):
+    lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
+    expect(lesson.panel.locator(".lk-answered-by")).to_contain_text("restored from the build's snapshot")
+
+    # A module the snapshot never imported, reading its fixture: the wheel's files are back.
+    page.get_by_role("button", name="Edit sample 1", exact=True).click()
+    code = page.get_by_role("textbox", name="Code of sample 1", exact=True)
+    code.fill("from lessonkit import retrieval\nprint(len(retrieval.lesson().records), 'records')\n")
+    page.get_by_role("button", name="Run sample 1", exact=True).click()
+    expect(page.locator(".lk-sample").first.locator(".result")).to_have_text("10 records")
+
+
+def test_without_the_snapshot_the_engine_starts_normally_and_says_why(open_context, panel_paths):
+    context = open_context()
+    context.route(SNAPSHOT, lambda route: route.fulfill(status=404, body="gone"))
+    lesson = open_panel(context.new_page(), "context-compression", panel_paths["context-compression"])
+    expect(lesson.panel.locator(".lk-answered-by")).to_contain_text(
+        "started normally, because the build's snapshot could not be used (the engine's snapshot could not be fetched"
+    )
+    spec = panel("context-compression")
+    lesson.button(spec.words.capture).click()  # a view with a baseline is never precomputed: Python answers it
+    lesson.choose("Policy", "Summarize older turns")
+    baseline = spec.defaults()
+    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}, baseline))
+    expect(lesson.panel).to_have_attribute("data-answered-by", "live")

@@ -7,7 +7,8 @@
 //                                 -> lessonkit.runtime.run(code, blockId, session, page); blockId is the
 //                                    sample's "<code block: …>" id in the build, hence its __name__;
 //                                    page keeps each page's sessions apart in a worker that outlives it
-//   worker -> page  {kind: "ready", pyodide, seconds}        engine booted
+//   worker -> page  {kind: "ready", pyodide, seconds, start}  engine booted; start says how
+//                                                            (restored from the build's snapshot, or not and why)
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, ok: true, view}     for "view"
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
@@ -163,8 +164,8 @@ export class Engine {
     if (worker !== this.worker || !data) return;
     if (data.kind === "ready") {
       clearTimeout(this.timer);
-      this.info = { pyodide: data.pyodide, seconds: data.seconds };
-      console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide})`);
+      this.info = { pyodide: data.pyodide, seconds: data.seconds, start: data.start };
+      console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide}, ${data.start})`);
       this.#setState("ready", null);
     } else if (data.kind === "failed") {
       this.#fail(data.reason);

@@ -1,7 +1,7 @@
 // The Python engine's home in the browser: a classic Web Worker, so Pyodide's start-up and every
 // computation stay off the page's main thread. Everything it loads comes from this site: the
-// manifest runtime.json (written by the build next to this file) names the pinned Pyodide and the
-// lessonkit wheel, both relative to the manifest. No micropip, no CDN, no network beyond the origin.
+// manifest runtime.json (written by the build next to this file) names the pinned Pyodide, the
+// lessonkit wheel and the build's memory snapshot, all relative to the manifest. No micropip, no CDN, no network beyond the origin.
 // The message protocol is described in engine.js.
 "use strict";
 
@@ -30,6 +30,11 @@ async function fetchOk(url, what) {
 // leave the reader looking at "Starting…" until the page's timeout. A HEAD request per file turns
 // a missing file into an immediate failure that names it.
 const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+/** The bytes of a gzip-compressed response, inflated by the browser itself. */
+async function inflate(response) {
+  return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+}
 
 async function checkPresent(indexURL) {
   const missing = await Promise.all(
@@ -74,19 +79,34 @@ async function boot() {
   // Fetch the wheel while Pyodide boots: they don't depend on each other.
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
-  const pyodide = await loadPyodide({
-    indexURL,
+  const log = {
     // Python's own start-up chatter is not an error; samples capture their output in Python.
     stdout: (line) => console.debug("[python]", line),
     stderr: (line) => console.debug("[python stderr]", line),
-  });
+  };
+  // The build's memory snapshot restores an interpreter that has already imported the engines;
+  // when it cannot be used, Python starts the ordinary way and the page says why.
+  let pyodide = null;
+  let start = "started normally";
+  if (manifest.snapshot) {
+    try {
+      // Handed over as a promise, so the snapshot downloads while Pyodide compiles its WebAssembly.
+      const snapshot = fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate);
+      snapshot.catch(() => {}); // reported through loadPyodide's own failure below
+      pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...log });
+      start = "restored from the build's snapshot";
+    } catch (error) {
+      start = `started normally, because the build's snapshot could not be used (${describe(error)})`;
+    }
+  }
+  if (!pyodide) pyodide = await loadPyodide({ indexURL, ...log });
   // Straight into site-packages, as an installer would; no dependency resolution needed: the
   // engine is pure Python using the standard library only.
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   runtime = pyodide.pyimport("lessonkit.runtime");
-  return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000 };
+  return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000, start };
 }
 
 const booted = boot();

@@ -133,10 +133,35 @@ def on_post_build(config: Any) -> None:
     assets = site / "assets"
     pyodide_version = copy_pyodide(root, assets / "pyodide")
     wheel = build_wheel(root, assets / "wheels")
-    manifest = {"pyodide": "../pyodide/", "pyodide_version": pyodide_version, "wheel": f"../wheels/{wheel}"}
+    snapshot = make_snapshot(root, assets / "wheels" / wheel, assets / "snapshots" / "lessonkit.snapshot.gz")
+    manifest = {
+        "pyodide": "../pyodide/",
+        "pyodide_version": pyodide_version,
+        "wheel": f"../wheels/{wheel}",
+        "snapshot": f"../snapshots/{snapshot.name}",
+    }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
     write_precomputed_views(assets)
+
+
+def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
+    """A memory snapshot of the site's Pyodide with the wheel installed and every panel imported (Node)."""
+    import shutil as which_finder
+    import subprocess
+
+    from lessonkit.panels import PANELS
+
+    node = which_finder.which("node")
+    if node is None:
+        raise FileNotFoundError("Node is needed to build the engine's snapshot: install Node 20 (it also installs Pyodide with npm ci)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    modules = ["lessonkit.runtime", *sorted({entry.split(":")[0] for entry in PANELS.values()})]
+    script = Path(__file__).with_name("snapshot.mjs")
+    result = subprocess.run([node, str(script), str(wheel), str(target), *modules], cwd=root, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"the engine's snapshot could not be made: {result.stderr.strip()[-2000:]}")
+    return target
 
 
 def write_precomputed_views(assets: Path) -> None:
