@@ -223,7 +223,7 @@ def test_the_static_render_reads_without_javascript():
         ({"recency_weight": 0.33}, "parameter 'recency_weight' is 0.33; allowed: 0 to 1, in steps of 0.05"),
         ({"recency_weight": True}, "parameter 'recency_weight' is true; allowed: 0 to 1, in steps of 0.05"),
         ({"tenant": "team-c"}, 'parameter \'tenant\' is "team-c"; allowed: "team-a", "team-b"'),
-        ({"store": "archive"}, "parameter 'store' is \"archive\"; allowed: \"semantic\", \"episodic\", \"procedural\", \"working\", \"all\""),
+        ({"store": "archive"}, 'parameter \'store\' is "archive"; allowed: "semantic", "episodic", "procedural", "working", "all"'),
         ({"question": "Timeout incident"}, "parameter 'question' is \"Timeout incident\"; allowed: \"timeout\""),
         ({"include_previous": "yes"}, "parameter 'include_previous' is \"yes\"; allowed: true, false"),
         ({"time": 31}, "parameter 'time' is 31; allowed: 0 to 30 seconds"),
