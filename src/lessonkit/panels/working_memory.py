@@ -26,6 +26,8 @@ STAGE_SECONDS = 10
 STAGE_NAMES: tuple[str, ...] = tuple(retrieval.STAGES)  # stored, scope, ranking, final
 STAGE_COUNT = len(STAGE_NAMES)
 INSPECTION_SECONDS = STAGE_SECONDS * (STAGE_COUNT - 1)
+# The stages by index, as the view counts them (the status and the marks count from one).
+STORED, SCOPE, RANKING, FINAL = range(STAGE_COUNT)
 NOT_SHOWN = "—"
 
 # The short words the diagram writes where a record leaves, one per way of leaving.
@@ -94,8 +96,8 @@ def _leaves_at(candidate: Candidate) -> int | None:
     if candidate.outcome == SELECTED:
         return None
     if candidate.outcome in (SKIPPED, OVER_LIMIT):
-        return 3
-    return 2 if candidate.reason == "no-shared-term" else 1
+        return FINAL
+    return RANKING if candidate.reason == "no-shared-term" else SCOPE
 
 
 def _gone(candidate: Candidate, stage: int) -> bool:
@@ -106,34 +108,34 @@ def _gone(candidate: Candidate, stage: int) -> bool:
 
 def outcome_at(candidate: Candidate, stage: int) -> str:
     """What the record table's Outcome column says about a record at a stage."""
-    if stage == 0:
+    if stage == STORED:
         return "Stored"
     if _gone(candidate, stage):
         return _capital(candidate.note)
-    if stage == 1:
+    if stage == SCOPE:
         return "In scope"
-    if stage == 2:
+    if stage == RANKING:
         return f"Ranked {candidate.rank}"
     return _capital(candidate.note)
 
 
 def _score(run: Retrieval, candidate: Candidate, stage: int, value: float) -> str:
-    return NOT_SHOWN if stage < 2 or _hidden(run, candidate) else f"{value:.3f}"
+    return NOT_SHOWN if stage < RANKING or _hidden(run, candidate) else f"{value:.3f}"
 
 
 def status(run: Retrieval, stage: int) -> str:
     """The role="status" sentence: the stage, and what it decided, in words."""
     title = stage_title(stage) + "."
     stored = len(run.stored)
-    if stage == 0:
+    if stage == STORED:
         return f"{title} All {stored} records are stored; this retrieval writes, merges and deletes none of them."
     where = f"{retrieval.TENANTS[run.policy.tenant]} in {retrieval.STORE_CHOICES[run.policy.store].lower()}"
-    if stage == 1:
+    if stage == SCOPE:
         if not run.scoped:
             return f"{title} No record of {stored} passes the scope filters for {where}."
         passes = "passes" if len(run.scoped) == 1 else "pass"
         return f"{title} {len(run.scoped)} of {stored} records {passes} the scope filters for {where}: {_ids(run.scoped)}."
-    if stage == 2:
+    if stage == RANKING:
         unshared = [c for c in run.scoped if c.reason == "no-shared-term"]
         ranked = (
             "Ranked by blended score: " + ", ".join(f"{c.id} ({c.score:.3f})" for c in run.ranking) + "."
@@ -180,7 +182,7 @@ def _card(run: Retrieval, candidate: Candidate, stage: int) -> Markup:
             "class": [
                 "lk-wm-card",
                 "lk-wm-gone" if _gone(candidate, stage) else "",
-                "lk-wm-selected" if stage == STAGE_COUNT - 1 and candidate.outcome == SELECTED else "",
+                "lk-wm-selected" if stage == FINAL and candidate.outcome == SELECTED else "",
             ],
             "data-id": record.id,
         },
@@ -207,15 +209,15 @@ LEGEND = "A dot is a stage passed, a cross the stage a record leaves at, with th
 
 
 def _diagram_description(run: Retrieval, stage: int) -> str:
-    later = "later stages are still empty" if stage < STAGE_COUNT - 1 else "the last stage"
+    later = "later stages are still empty" if stage < FINAL else "the last stage"
     parts = [f"{stage_title(stage)} is shown ({later})."]
-    for index in range(1, stage + 1):
+    for index in range(SCOPE, stage + 1):
         left = [c for c in run.candidates if _leaves_at(c) == index]
         if left:
             named = ", ".join(f"{c.id} ({LEAVES[c.reason or c.outcome]})" for c in left)
             parts.append(f"Leaving at {retrieval.STAGES[STAGE_NAMES[index]].lower()}: {named}.")
     still = [c for c in run.candidates if not _gone(c, stage)]
-    if stage == STAGE_COUNT - 1:
+    if stage == FINAL:
         parts.append(f"Selected: {_ids(still)}." if still else "No record is selected.")
     else:
         parts.append(f"Still in after {retrieval.STAGES[STAGE_NAMES[stage]].lower()}: {_ids(still) or 'none'}.")
@@ -230,10 +232,10 @@ def _flow(candidate: Candidate, stage: int, row: int, columns: Sequence[float]) 
     """One record's row: the stages it passed, and where it left or that it was selected."""
     y = D_TOP + D_ROW * row + D_ROW / 2
     leaves = _leaves_at(candidate)
-    reached = columns[: min(stage, STAGE_COUNT - 1 if leaves is None else leaves) + 1]
+    reached = columns[: min(stage, FINAL if leaves is None else leaves) + 1]
     end = reached[-1]
     gone = _gone(candidate, stage)
-    selected = stage == STAGE_COUNT - 1 and candidate.outcome == SELECTED
+    selected = stage == FINAL and candidate.outcome == SELECTED
     marks = [h("circle", {"class": "lk-wm-node", "cx": x, "cy": y, "r": 4.5}) for x in (reached[:-1] if gone else reached)]
     if gone:
         reason = LEAVES[candidate.reason or candidate.outcome]
@@ -285,10 +287,10 @@ TABLE = "Inspect every record"
 
 def table(run: Retrieval, stage: int) -> Markup:
     explained = {
-        0: "Scores appear at the ranking stage.",
-        1: "Scores appear at the ranking stage.",
-        2: "Packing decides the rest at the final stage.",
-        3: "Cosines and scores to three decimals; the exact values are in the exported JSON.",
+        STORED: "Scores appear at the ranking stage.",
+        SCOPE: "Scores appear at the ranking stage.",
+        RANKING: "Packing decides the rest at the final stage.",
+        FINAL: "Cosines and scores to three decimals; the exact values are in the exported JSON.",
     }[stage]
     return join([
         h("h4", {"class": "lk-heading"}, TABLE),
@@ -309,8 +311,8 @@ def table(run: Retrieval, stage: int) -> Markup:
 
 
 def tray(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
-    if stage < 3:
-        body = [h("p", {"class": "lk-empty"}, f"The tray fills at {stage_title(3).lower()}.")]
+    if stage < FINAL:
+        body = [h("p", {"class": "lk-empty"}, f"The tray fills at {stage_title(FINAL).lower()}.")]
     else:
         chosen = run.tray.candidates
         body = [
@@ -401,8 +403,8 @@ def stage_state(run: Retrieval, stage: int) -> dict[str, Any]:
         "stage": stage + 1,
         "stage_name": STAGE_NAMES[stage],
         "holds": [c.id for c in run.stage(STAGE_NAMES[stage])],
-        "tray": list(run.tray.ids) if stage == 3 else None,
-        "coverage": run.coverage.text if stage == 3 else None,
+        "tray": list(run.tray.ids) if stage == FINAL else None,
+        "coverage": run.coverage.text if stage == FINAL else None,
     }
 
 
