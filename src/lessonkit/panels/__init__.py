@@ -10,6 +10,7 @@ from lessonkit.panel import Panel
 PANELS = {
     "context-compression": "lessonkit.panels.compression:PANEL",
     "control-kinds": "lessonkit.panels.control_kinds:PANEL",
+    "working-memory": "lessonkit.panels.working_memory:PANEL",
 }
 
 
