@@ -9,8 +9,9 @@ caches:
 
 Larger fixtures are generated from the lesson's own: the conversation's turns, the memory records or
 the session's events repeated k times with fresh ids (and, for compaction, turns renumbered and tool
-calls re-paired), passed through the engines' `fixture=` parameters. The growth factor t(k)/t(1)
-says whether a recompute is linear in fixture size: linear is about 10 at 10x and 100 at 100x.
+calls re-paired), passed through the engines' `fixture=` parameters. The growth factor t(k)/t(1),
+from the fastest of each scale's repeats, says whether a recompute is linear in fixture size:
+linear is about 10 at 10x and 100 at 100x.
 
 Each measurement runs in its own process under a time limit (`python bench/engine.py ENGINE SCALE`
 prints one JSON object), so an engine that grows badly is reported as "over the limit" rather than
@@ -26,18 +27,20 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from lessonkit import compaction_session, compression, retrieval
-
 SCALES = (1, 10, 100)
+MODULES = {"compression": "compression", "retrieval": "retrieval", "compaction": "compaction_session"}
 LIMIT_S = 10.0  # per engine and scale, in its own process
 MIN_TOTAL_S = 0.3  # repeat a recompute until this much time has been measured (at most MAX_REPEATS times)
 MAX_REPEATS = 25
 
 
-def compression_fixture(k: int) -> compression.Lesson:
+def compression_fixture(k: int) -> Any:
+    compression = import_module("lessonkit.compression")
     lesson = compression.lesson()
     system, rest = lesson.turns[0], lesson.turns[1:]
     turns = [system]
@@ -48,7 +51,8 @@ def compression_fixture(k: int) -> compression.Lesson:
     return replace(lesson, turns=tuple(turns), duration=lesson.duration * k)
 
 
-def compression_recompute(fixture: compression.Lesson) -> int:
+def compression_recompute(fixture: Any) -> int:
+    compression = import_module("lessonkit.compression")
     runs = 0
     for budget in fixture.budgets:
         for policy in compression.POLICIES:
@@ -58,8 +62,8 @@ def compression_recompute(fixture: compression.Lesson) -> int:
     return runs
 
 
-def retrieval_fixture(k: int) -> retrieval.Lesson:
-    lesson = retrieval.lesson()
+def retrieval_fixture(k: int) -> Any:
+    lesson = import_module("lessonkit.retrieval").lesson()
     records = []
     for copy in range(k):
         for record in lesson.records:
@@ -71,15 +75,16 @@ def retrieval_fixture(k: int) -> retrieval.Lesson:
     return replace(lesson, records=tuple(records))
 
 
-def retrieval_recompute(fixture: retrieval.Lesson) -> int:
+def retrieval_recompute(fixture: Any) -> int:
+    retrieval = import_module("lessonkit.retrieval")
     retrieval._fitted.cache_clear()  # the TF-IDF fit is part of a recompute
     for question in retrieval.QUESTIONS:
         retrieval.retrieve(question, fixture=fixture)
     return len(retrieval.QUESTIONS)
 
 
-def compaction_fixture(k: int) -> compaction_session.Lesson:
-    lesson = compaction_session.lesson()
+def compaction_fixture(k: int) -> Any:
+    lesson = import_module("lessonkit.compaction_session").lesson()
     events, turns = [], max(event.turn for event in lesson.events)
     for copy in range(k):
         suffix = "" if copy == 0 else f"~{copy}"
@@ -96,7 +101,8 @@ def compaction_fixture(k: int) -> compaction_session.Lesson:
     return replace(lesson, events=tuple(events))
 
 
-def compaction_recompute(fixture: compaction_session.Lesson) -> int:
+def compaction_recompute(fixture: Any) -> int:
+    compaction_session = import_module("lessonkit.compaction_session")
     runs = 0
     for preset in fixture.presets.values():
         for summarizer in compaction_session.SUMMARIZERS:
@@ -106,7 +112,8 @@ def compaction_recompute(fixture: compaction_session.Lesson) -> int:
 
 
 ENGINES: dict[str, tuple[str, Callable[[int], Any], Callable[[Any], int], Callable[[Any], int]]] = {
-    # name: (what a recompute is, fixture(k), recompute(fixture) -> runs, size(fixture))
+    # module: (what a recompute is, fixture(k), recompute(fixture) -> runs, size(fixture)); a module
+    # this checkout does not have yet is left out of the measurement.
     "compression": ("replay x16 (budgets x policies x fidelities)", compression_fixture, compression_recompute, lambda f: len(f.turns)),
     "retrieval": ("retrieve x4 (questions), TF-IDF fit included", retrieval_fixture, retrieval_recompute, lambda f: len(f.records)),
     "compaction": ("simulate x6 (presets x summarizers)", compaction_fixture, compaction_recompute, lambda f: len(f.events)),
@@ -133,8 +140,22 @@ def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dic
     """Every engine at every scale, each in a subprocess under `limit_s`; growth factors against 1x."""
     results: dict[str, Any] = {}
     for engine, (what, *_rest) in ENGINES.items():
-        rows = []
+        if find_spec(f"lessonkit.{MODULES[engine]}") is None:
+            log(f"  engine {engine}: lessonkit.{MODULES[engine]} is not in this checkout")
+            continue
+        rows: list[dict[str, Any]] = []
         for scale in SCALES:
+            if len(rows) >= 2 and "min_s" in rows[-1]:
+                # Growing as it did from the scale before, this scale would take about this long:
+                # not worth waiting for the limit to say what the growth so far already says.
+                previous, before = rows[-1], rows[-2]
+                step = scale / previous["scale"]
+                growth = previous["min_s"] / before["min_s"]
+                if previous["min_s"] * growth * (step / (previous["scale"] / before["scale"])) > limit_s:
+                    rows.append({"engine": engine, "scale": scale, "skipped": f"{previous['scale']}× already grew {growth:.0f}× "
+                                 f"from {before['scale']}×; at that rate {scale}× would exceed the {limit_s:g} s limit"})
+                    log(f"  engine {engine} x{scale}: skipped ({rows[-1]['skipped']})")
+                    break
             try:
                 done = subprocess.run(
                     [sys.executable, str(Path(__file__)), engine, str(scale)],
@@ -149,10 +170,12 @@ def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dic
             log(f"  engine {engine} x{scale}: " + (f"{row['median_s'] * 1000:.2f} ms" if "median_s" in row else json.dumps(row)))
             if "median_s" not in row:
                 break  # a larger fixture would take longer still
-        base = rows[0].get("median_s")
+        # Growth from the fastest run at each scale, as timeit advises: the one least disturbed by
+        # whatever else the machine was doing.
+        base = rows[0].get("min_s")
         for row in rows:
-            if base and "median_s" in row:
-                row["growth"] = row["median_s"] / base
+            if base and "min_s" in row:
+                row["growth"] = row["min_s"] / base
         results[engine] = {"recompute": what, "scales": rows}
     return results
 

@@ -39,6 +39,7 @@ import engine as engine_cost
 import report
 from browser import Browser, Load, served
 from pages import PanelPage, scan, walk
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from lessonkit.authoring.local_site import launch_chromium
@@ -133,12 +134,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             bench.engine_wait_ms = max(15_000, 4 * median_ref)
             log(f"round {round_number}/{args.runs}: reference {ref['importedAt']:.0f} ms")
             for page in panels:
-                run = bench.cold(page)
+                run = attempt(bench.cold, page)
                 cold[page.lesson].append(run)
                 log(f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
                     + (f" — {run.error}" if run.error else ""))
                 if page.samples:
-                    run = bench.samples(page)
+                    run = attempt(bench.samples, page)
                     samples[page.lesson].append(run)
                     log(f"  {page.lesson}: Run sample 1 printed at {_ms(run.sample_ms)}" + (f" — {run.error}" if run.error else ""))
 
@@ -148,7 +149,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             steps, views = walk(page, args.changes if not page.finite or page.views > 2 * args.changes else 2 * args.changes)
             measured = [step for step in steps if step.measured]
             log(f"interaction {page.lesson}: {len(steps)} changes, {len(measured)} timed")
-            result = bench.interaction(page, steps)
+            try:
+                result = bench.interaction(page, steps)
+            except PlaywrightError as error:
+                result = {"error": _first_line(error)}
             result.update(changes=len(steps), unique=len(measured), views=views)
             interactions[page.lesson] = result
             if result.get("errors"):
@@ -159,13 +163,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         for page in panels:
             if not page.is_lesson:
                 continue  # a demo of the platform: its cold loads and interaction say enough
-            repeats[page.lesson] = [bench.repeat(page) for _ in range(args.repeat_runs)]
+            repeats[page.lesson] = [attempt(bench.repeat, page) for _ in range(args.repeat_runs)]
             log(f"repeat visit {page.lesson}: " + ", ".join(_ms(run.interactive_ms) for run in repeats[page.lesson]))
 
         phase = _phase("repeat visits", phase)
         seconds = []
         for first, then in pairs(panels):
-            runs = [bench.second(first, then) for _ in range(args.pair_runs)]
+            runs = [attempt(bench.second, first, then) for _ in range(args.pair_runs)]
             log(f"second lesson {first.lesson} → {then.lesson}: " + ", ".join(_ms(run.interactive_ms) or run.error for run in runs))
             seconds.append((first, then, runs))
         _phase("second lessons", phase)
@@ -204,11 +208,11 @@ def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interac
         "is_lesson": page.is_lesson,
         "views": page.views,
         "finite": page.finite,
-        "first_change": cold[0].extra.get("first_change") if cold else None,
+        "first_change": next((run.extra["first_change"] for run in cold if "first_change" in run.extra), None),
         "cold": {
             "runs": loads(cold),
             "interactive": report.stats([run.interactive_ms for run in cold]),
-            "changed": report.stats([run.changed_ms for run in cold]),
+            "changed": report.stats([run.changed_ms for run in cold if run.interactive_ms is not None]),
             "engine": report.stats([run.engine_ms for run in cold if run.engine_state == "ready"]),
             "bytes": first_bytes(cold),
         },
@@ -225,11 +229,23 @@ def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interac
 
 
 def pairs(panels: list[PanelPage]) -> list[tuple[PanelPage, PanelPage]]:
-    """Consecutive panel pages in the site's order, the second reached by a link on the first.
-    Pairs of two lessons when there are any; else whatever consecutive panel pages there are."""
+    """The visit measured for "the second lesson": the first two consecutive panel pages in the
+    site's order, the second reached by a link on the first; two lessons if the site has them."""
     found = [(a, b) for a, b in zip(panels, panels[1:], strict=False) if a.link_to(b) is not None]
     lessons = [(a, b) for a, b in found if a.is_lesson and b.is_lesson]
-    return lessons or found[:1]
+    return (lessons or found)[:1]
+
+
+def attempt(measurement: Any, *pages: PanelPage) -> Load:
+    """One run; a run that fails (a control that never appears, say) is recorded, not fatal."""
+    try:
+        return measurement(*pages)
+    except PlaywrightError as error:
+        return Load(error=_first_line(error))
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _phase(name: str, started: float) -> float:
