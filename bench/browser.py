@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from pages import Control, PanelPage, Step, after
+from playwright.sync_api import Error as PlaywrightError
 
 from lessonkit.authoring.local_site import CHROMIUM, CHROMIUM_ARGS, QuietServer, SiteHandler
 
@@ -236,7 +237,19 @@ class Browser:
         )
 
     def _engine(self, page: Any, lesson: str, timeout: float) -> dict[str, Any] | None:
-        return page.evaluate("([lesson, timeout]) => window.__lkBench.waitEngine(lesson, ['ready', 'failed'], timeout)", [lesson, timeout])
+        """When the panel's engine became ready (or failed). Only a booting engine is waited for: an
+        engine that starts only when asked (a sample, a view no table holds) reports its own state."""
+        return page.evaluate(
+            """([lesson, timeout]) => {
+                const bench = window.__lkBench;
+                const states = bench.engine.filter((entry) => entry.lesson === lesson);
+                const last = states.length ? states[states.length - 1] : null;
+                const state = last ? last.state || "none" : "none";
+                if (!["booting", "ready", "failed"].includes(state)) return {t: null, state};
+                return bench.waitEngine(lesson, ["ready", "failed"], timeout);
+            }""",
+            [lesson, timeout],
+        )
 
     def _settled(self, page: Any, panel: PanelPage) -> None:
         """After a change whose status cannot be timed: wait until the panel no longer says it is busy."""
@@ -261,8 +274,9 @@ class Browser:
 
     # -- measurements --------------------------------------------------------------------------
 
-    def cold(self, panel: PanelPage) -> Load:
-        """A fresh context: navigation start to the first change's real result; engine ready; bytes."""
+    def cold(self, panel: PanelPage, then: PanelPage | None = None) -> tuple[Load, Load | None]:
+        """A fresh context: navigation start to the first change's real result; engine ready; bytes.
+        With `then`, the visit goes on: the page's link to `then` is followed (see `follow`)."""
         context = self.context()
         traffic = Traffic(context, self.origin)
         try:
@@ -274,7 +288,13 @@ class Browser:
                 load.engine_ms, load.engine_state = engine["t"], engine["state"]
             traffic.quiet(page)
             load.bytes = traffic.summary()
-            return load
+            following = None
+            if then is not None:
+                try:
+                    following = self.follow(page, panel, then)
+                except PlaywrightError as error:
+                    following = Load(error=str(error).strip().splitlines()[0])
+            return load, following
         finally:
             context.close()
 
@@ -307,7 +327,7 @@ class Browser:
             page = context.new_page()
             page.goto(self.origin + panel.path)
             engine = self._engine(page, panel.lesson, self.engine_wait_ms)
-            if not engine or engine["state"] != "ready":
+            if not engine or engine["state"] in ("failed", "booting"):
                 return {"error": f"the engine did not become ready ({engine})"}
             for step in steps:
                 first = self._changes(page)
@@ -323,7 +343,7 @@ class Browser:
                     self._settled(page, panel)
         finally:
             context.close()
-        return {"latencies_ms": latencies, "errors": errors}
+        return {"latencies_ms": latencies, "errors": errors, "engine_state": engine["state"]}
 
     def repeat(self, panel: PanelPage) -> Load:
         """A first visit (until its engine is ready), then the same lesson in a new tab of the same context.
@@ -360,51 +380,40 @@ class Browser:
         load.bytes = traffic.summary(before, cold=False)
         return load
 
-    def second(self, first: PanelPage, then: PanelPage) -> Load:
-        """A visit: lesson `first` until its engine is ready, then its link to `then`, clicked; from the
-        click until `then`'s first change shows its real result (and until its engine is ready)."""
+    def follow(self, page: Any, first: PanelPage, then: PanelPage) -> Load:
+        """The second lesson of a visit: on `first`, click its link to `then` as a reader would; from
+        the click until `then`'s first change shows its real result (and until its engine is ready).
+        Works whether the link loads a new document or the site swaps pages in place."""
         link = first.link_to(then)
         if link is None:
             return Load(error=f"no link from {first.path} to {then.path}")
-        context = self.context()
-        try:
-            page = context.new_page()
-            page.goto(self.origin + first.path, wait_until="commit")
-            self.first_result(page, first)
-            self._engine(page, first.lesson, self.engine_wait_ms)
-            name = link["label"] or link["text"]
-            page.get_by_role("link", name=name, exact=True).first.click()
-            control, value = then.first_change()
-            expected = then.status(after(then, then.defaults(), control, value))
-            self.act(page, then, control, value, timeout=self.engine_wait_ms)
-            result = page.evaluate(
-                """async ([lesson, expected, name, timeout]) => {
-                    const bench = window.__lkBench;
-                    const clickAt = Number(sessionStorage.getItem("lkBenchClickAt"));
-                    const since = clickAt - performance.timeOrigin;
-                    const change = bench.changes.find((event) => event.name === name && event.t >= since);
-                    if (!change) return {error: `no change event from control ${name} after the click`};
-                    const hit = await bench.waitStatus(lesson, expected, change.t, timeout);
-                    const engine = await bench.waitEngine(lesson, ["ready", "failed"], timeout);
-                    return {since, changed: change.t, shown: hit ? hit.t : null, engine: engine ? engine.t : null,
-                            state: engine ? engine.state : null, navigated: performance.timeOrigin > clickAt};
-                }""",
-                [then.lesson, expected, control.name, self.engine_wait_ms],
-            )
-            if result.get("error") or result.get("shown") is None:
-                return Load(error=result.get("error") or f"status never showed {expected!r}")
-            since = result["since"]
-            load = Load(
-                interactive_ms=result["shown"] - since,
-                changed_ms=result["changed"] - since,
-                engine_ms=None if result["engine"] is None else result["engine"] - since,
-                engine_state=result["state"],
-            )
-            load.extra["full_navigation"] = result["navigated"]
-            load.extra["link"] = name
-            return load
-        finally:
-            context.close()
+        name = link["label"] or link["text"]
+        page.get_by_role("link", name=name, exact=True).first.click()
+        control, value = then.first_change()
+        expected = then.status(after(then, then.defaults(), control, value))
+        self.act(page, then, control, value, timeout=self.engine_wait_ms)
+        result = page.evaluate(
+            """async ([lesson, expected, name, timeout]) => {
+                const bench = window.__lkBench;
+                const clickAt = Number(sessionStorage.getItem("lkBenchClickAt"));
+                const since = clickAt - performance.timeOrigin;
+                const change = bench.changes.find((event) => event.name === name && event.t >= since);
+                if (!change) return {error: `no change event from control ${name} after the click`};
+                const hit = await bench.waitStatus(lesson, expected, change.t, timeout);
+                return {since, changed: change.t, shown: hit ? hit.t : null, navigated: performance.timeOrigin > clickAt};
+            }""",
+            [then.lesson, expected, control.name, self.engine_wait_ms],
+        )
+        if result.get("error") or result.get("shown") is None:
+            return Load(error=result.get("error") or f"status never showed {expected!r}")
+        since = result["since"]
+        load = Load(interactive_ms=result["shown"] - since, changed_ms=result["changed"] - since)
+        engine = self._engine(page, then.lesson, self.engine_wait_ms)
+        if engine:
+            load.engine_ms = None if engine["t"] is None else engine["t"] - since
+            load.engine_state = engine["state"]
+        load.extra.update(full_navigation=result["navigated"], link=name, first_change=f"{control.label} → {_shown_value(control, value)}")
+        return load
 
 
 def _number(value: Any) -> str:

@@ -143,8 +143,9 @@ def table(results: dict[str, Any]) -> str:
         rows.append((f"engine recompute in CPython: {engine}, fixtures k× larger", "; ".join(grown), "", "", "",
                      f"linear: growth ≤ {LINEAR_SLACK:g}·k", verdict(ok)))
     build = results["build"]
-    rows.append(("build: `mkdocs build --strict` (what `make site` runs)", "—", ms(build["seconds"] * 1000), "n=1",
-                 ratio(build["seconds"] * 1000, ref), "", ""))
+    if build["seconds"] is not None:
+        rows.append(("build: `mkdocs build --strict` (what `make site` runs)", "—", ms(build["seconds"] * 1000), "n=1",
+                     ratio(build["seconds"] * 1000, ref), "", ""))
 
     header = ("what", "page", "median", "spread (min – max)", "× reference", "target", "")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -14,11 +14,12 @@ Measured, for every page of the built site with a panel (lessons, and the author
 - interaction: once the engine is ready, from each control event to the status it causes, over
   changes to views the page has not seen (p50, p95);
 - repeat visit: the same lesson in a new tab of the same context (HTTP cache warm);
-- second lesson: from a click on a page's link to the next panel page until that page's first
-  change shows its real answer;
+- second lesson: each cold load of the first page goes on: a click on its link to the next panel
+  page, until that page's first change shows its real answer;
 - engine cost in CPython at 1x, 10x and 100x fixtures, and the build's time.
 
-Reference runs and cold runs alternate round by round, so a change in the machine's load touches both.
+Reference runs and cold runs alternate round by round (in an order rotated each round), so a change
+in the machine's load touches both.
 Writes bench/results.json; with --readme, also the README's "Measured" table.
 """
 
@@ -111,9 +112,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     else:
         log("build: mkdocs build --strict")
         results["build"] = build()
-    panels = scan(SITE)
+    site = Path(args.site).resolve() if args.site else SITE
+    panels = scan(site)
     if not panels:
-        raise SystemExit(f"no page of {SITE} has a panel: build the site first (make site)")
+        raise SystemExit(f"no page of {site} has a panel: build the site first (make site)")
     log("pages: " + ", ".join(f"{page.path} ({page.label})" for page in panels))
 
     log("engine cost in CPython (each scale in its own process)")
@@ -122,23 +124,46 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     reference: list[dict[str, Any]] = []
     cold: dict[str, list[Load]] = {page.lesson: [] for page in panels}
     samples: dict[str, list[Load]] = {page.lesson: [] for page in panels}
-    with served(SITE) as origin, sync_playwright() as playwright:
+    with served(site) as origin, sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
-        bench = Browser(playwright, chromium, origin, SITE, log)
+        bench = Browser(playwright, chromium, origin, site, log)
         phase = time.perf_counter()
+        # Each round measures the reference and every page once, in an order rotated round by
+        # round, so neither the reference nor any page always runs just after the heaviest teardown.
+        # The second lesson of a visit continues the cold loads of the pair's first page.
+        pair = first_pair(panels)
+        seconds: list[Load] = []
+        jobs: list[tuple[str, PanelPage | None]] = [("reference", None)]
+        for page in panels:
+            jobs.append(("cold", page))
+            if page.samples:
+                jobs.append(("samples", page))
         for round_number in range(1, args.runs + 1):
-            ref = bench.reference()
-            reference.append(ref)
-            median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
-            # Wait for an engine long enough for a slow boot, not forever for one that starts lazily.
-            bench.engine_wait_ms = max(15_000, 4 * median_ref)
-            log(f"round {round_number}/{args.runs}: reference {ref['importedAt']:.0f} ms")
-            for page in panels:
-                run = attempt(bench.cold, page)
-                cold[page.lesson].append(run)
-                log(f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
-                    + (f" — {run.error}" if run.error else ""))
-                if page.samples:
+            shift = (round_number - 1) % len(jobs)
+            log(f"round {round_number}/{args.runs}")
+            for job, page in jobs[shift:] + jobs[:shift]:
+                if page is None:
+                    ref = bench.reference()
+                    reference.append(ref)
+                    median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
+                    # Wait for an engine long enough for a slow boot, not forever for one that starts lazily.
+                    bench.engine_wait_ms = max(15_000, 4 * median_ref)
+                    log(f"  reference: imported at {ref['importedAt']:.0f} ms")
+                elif job == "cold":
+                    then = pair[1] if pair and page is pair[0] else None
+                    try:
+                        run, following = bench.cold(page, then)
+                    except PlaywrightError as error:
+                        run, following = Load(error=_first_line(error)), None
+                    cold[page.lesson].append(run)
+                    log(f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
+                        + (f" — {run.error}" if run.error else ""))
+                    if then is not None:
+                        following = following or Load(error="the first page's cold load failed")
+                        seconds.append(following)
+                        log(f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
+                            + (f" — {following.error}" if following.error else ""))
+                else:
                     run = attempt(bench.samples, page)
                     samples[page.lesson].append(run)
                     log(f"  {page.lesson}: Run sample 1 printed at {_ms(run.sample_ms)}" + (f" — {run.error}" if run.error else ""))
@@ -166,13 +191,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             repeats[page.lesson] = [attempt(bench.repeat, page) for _ in range(args.repeat_runs)]
             log(f"repeat visit {page.lesson}: " + ", ".join(_ms(run.interactive_ms) for run in repeats[page.lesson]))
 
-        phase = _phase("repeat visits", phase)
-        seconds = []
-        for first, then in pairs(panels):
-            runs = [attempt(bench.second, first, then) for _ in range(args.pair_runs)]
-            log(f"second lesson {first.lesson} → {then.lesson}: " + ", ".join(_ms(run.interactive_ms) or run.error for run in runs))
-            seconds.append((first, then, runs))
-        _phase("second lessons", phase)
+        _phase("repeat visits", phase)
         pyodide = reference[0].get("pyodide") or "?"
         results["machine"] = machine(chromium.version, pyodide, load_start)
         chromium.close()
@@ -187,15 +206,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     ]
     results["second"] = [
         {
-            "label": f"{first.label} → {then.label}",
-            "from": first.path,
-            "to": then.path,
-            "runs": loads(runs),
-            "interactive": report.stats([run.interactive_ms for run in runs]),
-            "engine": report.stats([run.engine_ms for run in runs if run.engine_state == "ready"]),
+            "label": f"{pair[0].label} → {pair[1].label}",
+            "from": pair[0].path,
+            "to": pair[1].path,
+            "runs": loads(seconds),
+            "interactive": report.stats([run.interactive_ms for run in seconds]),
+            "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
         }
-        for first, then, runs in seconds
-    ]
+    ] if pair else []
     return results
 
 
@@ -228,12 +246,12 @@ def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interac
     }
 
 
-def pairs(panels: list[PanelPage]) -> list[tuple[PanelPage, PanelPage]]:
+def first_pair(panels: list[PanelPage]) -> tuple[PanelPage, PanelPage] | None:
     """The visit measured for "the second lesson": the first two consecutive panel pages in the
     site's order, the second reached by a link on the first; two lessons if the site has them."""
     found = [(a, b) for a, b in zip(panels, panels[1:], strict=False) if a.link_to(b) is not None]
     lessons = [(a, b) for a, b in found if a.is_lesson and b.is_lesson]
-    return (lessons or found)[:1]
+    return (lessons or found or [None])[0]
 
 
 def attempt(measurement: Any, *pages: PanelPage) -> Load:
@@ -262,10 +280,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="cold loads per page, and reference runs (default 5)")
     parser.add_argument("--repeat-runs", type=int, default=3, help="repeat visits per page (default 3)")
-    parser.add_argument("--pair-runs", type=int, default=3, help="runs of each second-lesson pair (default 3)")
     parser.add_argument("--changes", type=int, default=100, help="timed changes to unseen views per page, at least (default 100)")
     parser.add_argument("--engine-limit", type=float, default=engine_cost.LIMIT_S, help="seconds allowed per engine and fixture scale")
     parser.add_argument("--no-build", action="store_true", help="measure the site already built, without timing a build")
+    parser.add_argument("--site", help="measure this built site instead of ./site (implies nothing about --no-build)")
     parser.add_argument("--readme", action="store_true", help="also write the table into the README's Measured section")
     args = parser.parse_args()
 
