@@ -1,0 +1,111 @@
+// The benchmark's eyes in every page it opens (an init script, so it runs before the page's own
+// scripts, in every document of the context). It reads only what a reader could see or do:
+//   - the text of each panel's role="status" element, with the moment it changed;
+//   - each panel's data-engine state ("booting", "ready", "failed"), with the moment it changed;
+//   - the text of each sample's status note ("Sample 1 ran in your browser."), with its moment;
+//   - the moment of every input/change event on a panel's controls (the reader's change), and of
+//     every click on a link (kept in sessionStorage, so it survives a full navigation).
+// Times are the page's own clock: milliseconds since navigation start (performance.now()).
+(() => {
+  if (window.__lkBench) return;
+  const bench = {
+    status: [], // {t, lesson, text}
+    engine: [], // {t, lesson, state}
+    samples: [], // {t, text}
+    changes: [], // {t, type, name}
+    waiters: [],
+  };
+  window.__lkBench = bench;
+  const shown = new Map();
+
+  const settle = () => {
+    bench.waiters = bench.waiters.filter((waiter) => {
+      const hit = waiter.find();
+      if (hit) waiter.resolve(hit);
+      return !hit;
+    });
+  };
+
+  const look = () => {
+    const now = performance.now();
+    for (const section of document.querySelectorAll("section.lk-panel")) {
+      const lesson = section.dataset.lesson || "";
+      const status = section.querySelector("[role=status]");
+      if (status) {
+        const text = status.textContent.trim();
+        if (shown.get(`status:${lesson}`) !== text) {
+          shown.set(`status:${lesson}`, text);
+          bench.status.push({ t: now, lesson, text });
+        }
+      }
+      const state = section.dataset.engine || "";
+      if (shown.get(`engine:${lesson}`) !== state) {
+        shown.set(`engine:${lesson}`, state);
+        bench.engine.push({ t: now, lesson, state });
+      }
+    }
+    const notes = [...document.querySelectorAll(".lk-sample-status")].map((note) => note.textContent.trim()).join("\n");
+    if (shown.get("samples") !== notes) {
+      shown.set("samples", notes);
+      bench.samples.push({ t: now, text: notes });
+    }
+    settle();
+  };
+
+  new MutationObserver(look).observe(document, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ["data-engine"],
+  });
+  document.addEventListener("DOMContentLoaded", look);
+
+  for (const type of ["input", "change"]) {
+    document.addEventListener(
+      type,
+      (event) => {
+        const target = event.target;
+        if (target && target.closest && target.closest("section.lk-panel")) {
+          bench.changes.push({ t: event.timeStamp, type, name: target.name || "" });
+        }
+      },
+      true,
+    );
+  }
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = event.target && event.target.closest && event.target.closest("a[href]");
+      if (link) sessionStorage.setItem("lkBenchClickAt", String(performance.timeOrigin + event.timeStamp));
+    },
+    true,
+  );
+
+  /** Resolves with the first log entry `find` accepts, now or when it arrives; null after `timeout` ms. */
+  bench.wait = (find, timeout) =>
+    new Promise((resolve) => {
+      const hit = find();
+      if (hit) return resolve(hit);
+      const waiter = { find, resolve };
+      bench.waiters.push(waiter);
+      setTimeout(() => {
+        bench.waiters = bench.waiters.filter((each) => each !== waiter);
+        resolve(null);
+      }, timeout);
+    });
+
+  /** The first time the panel of `lesson` showed `text` as its status at or after `since`. */
+  bench.waitStatus = (lesson, text, since, timeout) =>
+    bench.wait(() => bench.status.find((entry) => entry.lesson === lesson && entry.text === text && entry.t >= since), timeout);
+
+  /** The first time the panel of `lesson` reached one of `states` ("ready", "failed"). */
+  bench.waitEngine = (lesson, states, timeout) =>
+    bench.wait(() => bench.engine.find((entry) => entry.lesson === lesson && states.includes(entry.state)), timeout);
+
+  /** The first time a sample note matched `pattern` (a RegExp source). */
+  bench.waitSample = (pattern, timeout) => {
+    const wanted = new RegExp(pattern, "m");
+    return bench.wait(() => bench.samples.find((entry) => wanted.test(entry.text)), timeout);
+  };
+})();

@@ -1,0 +1,27 @@
+// The reference worker: boot the site's Pyodide, install the lessonkit wheel, import lessonkit.
+// Straightforwardly done (the wheel is fetched while Pyodide boots), with nothing the site adds:
+// no manifest, no file checks, no precomputed views, no snapshot, no lessonkit.runtime.
+"use strict";
+const now = () => performance.timeOrigin + performance.now();
+
+self.addEventListener("message", async (event) => {
+  const marks = { worker_started: now() };
+  try {
+    const { pyodide: indexURL, wheel: wheelURL } = event.data;
+    const wheel = fetch(wheelURL).then((response) => {
+      if (!response.ok) throw new Error(`${wheelURL}: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    });
+    importScripts(new URL("pyodide.js", indexURL).href);
+    const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
+    marks.pyodide_loaded = now();
+    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+    pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+    marks.wheel_installed = now();
+    pyodide.runPython("import importlib; importlib.invalidate_caches(); import lessonkit");
+    marks.imported = now();
+    postMessage({ ok: true, marks, pyodide: pyodide.version });
+  } catch (error) {
+    postMessage({ ok: false, error: String(error && error.message ? error.message : error), marks });
+  }
+});

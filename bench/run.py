@@ -1,0 +1,306 @@
+"""`make bench`: the site measured against a reference taken in the same run.
+
+The reference is the bare cost of Python in this browser on this machine: a page of the
+benchmark's own (bench/reference/, served beside the site under /__bench__/) that boots the site's
+pinned Pyodide in a Web Worker, unpacks the lessonkit wheel and imports lessonkit, nothing else.
+Every time is also given as a ratio to it, so figures from a slow or busy machine still compare.
+
+Measured, for every page of the built site with a panel (lessons, and the authors' demo, labelled):
+
+- cold: from navigation start (fresh context, empty cache) until the reader's first change, made as
+  soon as its control exists, shows the engine's real answer in the status; when the panel's
+  engine is ready; and the bytes of the load, with and without the Python runtime;
+- samples: from navigation start until "Run sample 1", clicked as soon as it exists, printed;
+- interaction: once the engine is ready, from each control event to the status it causes, over
+  changes to views the page has not seen (p50, p95);
+- repeat visit: the same lesson in a new tab of the same context (HTTP cache warm);
+- second lesson: each cold load of the first page goes on: a click on its link to the next panel
+  page, until that page's first change shows its real answer;
+- engine cost in CPython at 1x, 10x and 100x fixtures, and the build's time.
+
+Reference runs and cold runs alternate round by round (in an order rotated each round), so a change
+in the machine's load touches both.
+Writes bench/results.json; with --readme, also the README's "Measured" table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import engine as engine_cost
+import report
+from browser import Browser, Load, served
+from pages import PanelPage, scan, walk
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+from lessonkit.authoring.local_site import launch_chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+RESULTS = ROOT / "bench" / "results.json"
+
+
+def log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def build() -> dict[str, Any]:
+    """Time `mkdocs build --strict`, what `make site` runs, in a subprocess."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"the site did not build:\n{done.stderr[-3000:]}")
+    return {"seconds": seconds, "command": "mkdocs build --strict"}
+
+
+def machine(browser_version: str, pyodide: str, load_start: tuple[float, ...]) -> dict[str, Any]:
+    cpu = "unknown CPU"
+    memory = 0.0
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text().splitlines()
+        cpu = next(line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name"))
+        kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+        memory = kb / 1024 / 1024
+    except (OSError, StopIteration, ValueError):
+        pass
+    try:
+        git = ["git", "rev-parse", "--short", "HEAD"]
+        commit = subprocess.run(git, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = None
+    return {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit,
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gb": memory,
+        "chromium": browser_version,
+        "pyodide": pyodide,
+        "python": platform.python_version(),
+        "load_average": {"start": list(load_start), "end": list(os.getloadavg())},
+    }
+
+
+def loads(runs: list[Load]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in vars(run).items() if k != "bytes"} for run in runs]
+
+
+def first_bytes(runs: list[Load]) -> dict[str, Any] | None:
+    for run in runs:
+        if run.bytes:
+            return run.bytes
+    return None
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    load_start = os.getloadavg()
+    results: dict[str, Any] = {"settings": vars(args)}
+    if args.no_build:
+        results["build"] = {"seconds": None, "command": "skipped (--no-build)"}
+    else:
+        log("build: mkdocs build --strict")
+        results["build"] = build()
+    site = Path(args.site).resolve() if args.site else SITE
+    panels = scan(site)
+    if not panels:
+        raise SystemExit(f"no page of {site} has a panel: build the site first (make site)")
+    log("pages: " + ", ".join(f"{page.path} ({page.label})" for page in panels))
+
+    log("engine cost in CPython (each scale in its own process)")
+    results["engine"] = engine_cost.measure(limit_s=args.engine_limit, log=log)
+
+    reference: list[dict[str, Any]] = []
+    cold: dict[str, list[Load]] = {page.lesson: [] for page in panels}
+    samples: dict[str, list[Load]] = {page.lesson: [] for page in panels}
+    with served(site) as origin, sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        bench = Browser(playwright, chromium, origin, site, log)
+        phase = time.perf_counter()
+        # Each round measures the reference and every page once, in an order rotated round by
+        # round, so neither the reference nor any page always runs just after the heaviest teardown.
+        # The second lesson of a visit continues the cold loads of the pair's first page.
+        pair = first_pair(panels)
+        seconds: list[Load] = []
+        jobs: list[tuple[str, PanelPage | None]] = [("reference", None)]
+        for page in panels:
+            jobs.append(("cold", page))
+            if page.samples:
+                jobs.append(("samples", page))
+        for round_number in range(1, args.runs + 1):
+            shift = (round_number - 1) % len(jobs)
+            log(f"round {round_number}/{args.runs}")
+            for job, page in jobs[shift:] + jobs[:shift]:
+                if page is None:
+                    ref = bench.reference()
+                    reference.append(ref)
+                    median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
+                    # Wait for an engine long enough for a slow boot, not forever for one that starts lazily.
+                    bench.engine_wait_ms = max(15_000, 4 * median_ref)
+                    log(f"  reference: imported at {ref['importedAt']:.0f} ms")
+                elif job == "cold":
+                    then = pair[1] if pair and page is pair[0] else None
+                    try:
+                        run, following = bench.cold(page, then)
+                    except PlaywrightError as error:
+                        run, following = Load(error=_first_line(error)), None
+                    cold[page.lesson].append(run)
+                    log(f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
+                        + (f" — {run.error}" if run.error else ""))
+                    if then is not None:
+                        following = following or Load(error="the first page's cold load failed")
+                        seconds.append(following)
+                        log(f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
+                            + (f" — {following.error}" if following.error else ""))
+                else:
+                    run = attempt(bench.samples, page)
+                    samples[page.lesson].append(run)
+                    log(f"  {page.lesson}: Run sample 1 printed at {_ms(run.sample_ms)}" + (f" — {run.error}" if run.error else ""))
+
+        phase = _phase("reference and cold rounds", phase)
+        interactions: dict[str, Any] = {}
+        for page in panels:
+            steps, views = walk(page, args.changes if not page.finite or page.views > 2 * args.changes else 2 * args.changes)
+            measured = [step for step in steps if step.measured]
+            log(f"interaction {page.lesson}: {len(steps)} changes, {len(measured)} timed")
+            try:
+                result = bench.interaction(page, steps)
+            except PlaywrightError as error:
+                result = {"error": _first_line(error)}
+            result.update(changes=len(steps), unique=len(measured), views=views)
+            interactions[page.lesson] = result
+            if result.get("errors"):
+                log(f"  {len(result['errors'])} changes never showed their status, e.g. {result['errors'][0]}")
+
+        phase = _phase("interaction", phase)
+        repeats: dict[str, list[Load]] = {page.lesson: [] for page in panels}
+        for page in panels:
+            if not page.is_lesson:
+                continue  # a demo of the platform: its cold loads and interaction say enough
+            repeats[page.lesson] = [attempt(bench.repeat, page) for _ in range(args.repeat_runs)]
+            log(f"repeat visit {page.lesson}: " + ", ".join(_ms(run.interactive_ms) for run in repeats[page.lesson]))
+
+        _phase("repeat visits", phase)
+        pyodide = reference[0].get("pyodide") or "?"
+        results["machine"] = machine(chromium.version, pyodide, load_start)
+        chromium.close()
+
+    results["reference"] = {
+        "what": "navigation start → the site's Pyodide booted in a Web Worker, the lessonkit wheel unpacked, `import lessonkit` done",
+        "runs": reference,
+        "stats": report.stats([r["importedAt"] for r in reference]),
+    }
+    results["pages"] = [
+        page_results(page, cold[page.lesson], samples[page.lesson], interactions[page.lesson], repeats[page.lesson]) for page in panels
+    ]
+    results["second"] = [
+        {
+            "label": f"{pair[0].label} → {pair[1].label}",
+            "from": pair[0].path,
+            "to": pair[1].path,
+            "runs": loads(seconds),
+            "interactive": report.stats([run.interactive_ms for run in seconds]),
+            "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
+        }
+    ] if pair else []
+    return results
+
+
+def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interaction: dict[str, Any], repeat: list[Load]) -> dict[str, Any]:
+    repeat_bytes = first_bytes(repeat)
+    return {
+        "lesson": page.lesson,
+        "path": page.path,
+        "label": page.label,
+        "is_lesson": page.is_lesson,
+        "views": page.views,
+        "finite": page.finite,
+        "first_change": next((run.extra["first_change"] for run in cold if "first_change" in run.extra), None),
+        "cold": {
+            "runs": loads(cold),
+            "interactive": report.stats([run.interactive_ms for run in cold]),
+            "changed": report.stats([run.changed_ms for run in cold if run.interactive_ms is not None]),
+            "engine": report.stats([run.engine_ms for run in cold if run.engine_state == "ready"]),
+            "bytes": first_bytes(cold),
+        },
+        "samples": {"runs": loads(samples), "ran": report.stats([run.sample_ms for run in samples])} if samples else None,
+        "interaction": interaction,
+        "repeat": {
+            "runs": loads(repeat),
+            "interactive": report.stats([run.interactive_ms for run in repeat]),
+            "engine": report.stats([run.engine_ms for run in repeat if run.engine_state == "ready"]),
+            "bytes": repeat_bytes["total"] if repeat_bytes else None,
+            "files": repeat_bytes["files"] if repeat_bytes else None,
+        },
+    }
+
+
+def first_pair(panels: list[PanelPage]) -> tuple[PanelPage, PanelPage] | None:
+    """The visit measured for "the second lesson": the first two consecutive panel pages in the
+    site's order, the second reached by a link on the first; two lessons if the site has them."""
+    found = [(a, b) for a, b in zip(panels, panels[1:], strict=False) if a.link_to(b) is not None]
+    lessons = [(a, b) for a, b in found if a.is_lesson and b.is_lesson]
+    return (lessons or found or [None])[0]
+
+
+def attempt(measurement: Any, *pages: PanelPage) -> Load:
+    """One run; a run that fails (a control that never appears, say) is recorded, not fatal."""
+    try:
+        return measurement(*pages)
+    except PlaywrightError as error:
+        return Load(error=_first_line(error))
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _phase(name: str, started: float) -> float:
+    now = time.perf_counter()
+    log(f"({name}: {now - started:.0f} s)")
+    return now
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold loads per page, and reference runs (default 5)")
+    parser.add_argument("--repeat-runs", type=int, default=3, help="repeat visits per page (default 3)")
+    parser.add_argument("--changes", type=int, default=100, help="timed changes to unseen views per page, at least (default 100)")
+    parser.add_argument("--engine-limit", type=float, default=engine_cost.LIMIT_S, help="seconds allowed per engine and fixture scale")
+    parser.add_argument("--no-build", action="store_true", help="measure the site already built, without timing a build")
+    parser.add_argument("--site", help="measure this built site instead of ./site (implies nothing about --no-build)")
+    parser.add_argument("--readme", action="store_true", help="also write the table into the README's Measured section")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    results = measure(args)
+    results["table"] = report.table(results)
+    results["seconds"] = time.perf_counter() - started
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(report.machine_line(results["machine"]))
+    print()
+    print(results["table"])
+    print()
+    print(f"Written to {RESULTS.relative_to(ROOT)} in {results['seconds']:.0f} s.")
+    if args.readme:
+        report.update_readme(ROOT / "README.md", results)
+        print("README.md: Measured table updated.")
+
+
+if __name__ == "__main__":
+    main()
