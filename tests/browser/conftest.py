@@ -36,9 +36,16 @@ HERE = Path(__file__).resolve().parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tryfirst: the marker must be on the items before `-m "not browser"` deselects by it.
-    for item in items:
-        if HERE in Path(item.path).resolve().parents:
+    in_browser = [HERE in Path(item.path).resolve().parents for item in items]
+    for item, browser in zip(items, in_browser, strict=True):
+        if browser:
             item.add_marker(pytest.mark.browser)
+    # The browser tests run last. Playwright's sync API keeps an asyncio loop running from its first
+    # use to the end of the session, and tests that call asyncio.run() (google-adk's Runner, in the
+    # compaction tests) fail inside a running loop.
+    items[:] = [item for item, browser in zip(items, in_browser, strict=True) if not browser] + [
+        item for item, browser in zip(items, in_browser, strict=True) if browser
+    ]
 
 
 # --- the site and the browser, once per session -------------------------------------------------
