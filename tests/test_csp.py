@@ -1,8 +1,10 @@
 """The build's Content-Security-Policy: inline scripts allowed by hash only, and no page left without a policy."""
 
+from pathlib import Path
+
 import pytest
 
-from lessonkit.authoring.csp import PLACEHOLDER, declare, inline_scripts, policy, script_hash
+from lessonkit.authoring.csp import PLACEHOLDER, declare, header_policy, inline_scripts, policy, script_hash
 
 PAGE = (
     f'<html><head><meta http-equiv="Content-Security-Policy" content="{PLACEHOLDER}"><meta charset="utf-8">'
@@ -28,3 +30,8 @@ def test_the_page_allows_its_own_inline_scripts_by_hash_and_this_origin_only():
 def test_a_page_without_the_placeholder_is_refused_rather_than_left_without_a_policy():
     with pytest.raises(ValueError, match="demo.md: no Content-Security-Policy placeholder in its head"):
         declare("<html><head></head></html>", "demo.md")
+
+
+def test_the_readme_quotes_the_header_policy_hosts_are_asked_to_send():
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"\n{header_policy()}\n" in readme
