@@ -1,18 +1,31 @@
-"""The site builds strictly with the network off, and its pages reference nothing from another origin."""
+"""The site builds strictly with the network off, the same way twice, and nothing in it reaches another origin.
 
+Its pages, stylesheets and scripts reference nothing from another origin that a browser would load,
+every page declares a Content-Security-Policy that allows only its own origin (and Pyodide's
+WebAssembly), and the lessonkit wheel the site serves holds exactly the code these tests ran.
+"""
+
+import filecmp
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+import lessonkit
+from lessonkit.authoring.csp import inline_scripts, script_hash
+
 ROOT = Path(__file__).parents[1]
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 # Elements whose URL attributes the browser fetches on its own (anchors only navigate when clicked).
-FETCHED = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src", "embed": "src", "object": "data"}
+FETCHED = {
+    "script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src", "embed": "src",
+    "object": "data", "image": "href", "use": "href", "input": "src", "track": "src",
+}
 FETCHED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "manifest", "prefetch", "apple-touch-icon"}
 OTHER_ORIGIN = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
 
@@ -25,18 +38,27 @@ def network_off_prefix() -> list[str]:
     return []
 
 
+def build(site: Path, prefix: list[str] = (), **env: str) -> None:
+    # This checkout's engine, whatever an editable install elsewhere points at.
+    environment = {"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "src"), **env}
+    result = subprocess.run(
+        [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)], cwd=ROOT, capture_output=True, text=True, env=environment,
+    )
+    assert result.returncode == 0, f"mkdocs build --strict failed{' with the network off' if prefix else ''}:\n{result.stderr}"
+
+
 @pytest.fixture(scope="module")
 def offline_build(tmp_path_factory):
     prefix = network_off_prefix()
     if not prefix:
         pytest.skip("cannot cut the network here (unshare --net needs root on Linux)")
     site = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert result.returncode == 0, f"mkdocs build --strict failed with the network off:\n{result.stderr}"
+    build(site, prefix)
     return site
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
 
 
 class FetchedURLs(HTMLParser):
@@ -74,3 +96,144 @@ def test_no_stylesheet_imports_from_another_origin(offline_build):
             if OTHER_ORIGIN.match(url):
                 offenders.append(f"{sheet.relative_to(offline_build)}: {url}")
     assert not offenders, "\n".join(offenders)
+
+
+# Scripts: what they fetch, import or start. Our own shell names no other origin at all; the
+# third-party bundles name a few, each only loaded under a condition this site never meets, which
+# the test checks too.
+OTHER_ORIGIN_LITERAL = re.compile(r"""["'`]((?:https?:)?//[^"'`\s]+)""")
+LOADED_LITERALLY = re.compile(
+    r"""(?:fetch|importScripts|import|new\s+(?:Shared)?Worker|sendBeacon|new\s+EventSource|new\s+WebSocket)\s*\(\s*["'`]((?:[a-z][a-z0-9+.-]*:)?//[^"'`]+)""",
+    re.IGNORECASE,
+)
+NEVER_LOADED_HERE = {
+    # Pyodide's default home, used only when loadPyodide is given no indexURL; worker.js always gives the site's own.
+    ("assets/pyodide/pyodide.js", "https://cdn.jsdelivr.net/pyodide/v${x}/full/"): "worker.js passes indexURL",
+    # Material's repository facts: fetched only when mkdocs.yml sets repo_url.
+    ("assets/javascripts/bundle.*.min.js", "https://api.github.com/users/${e}"): "repo_url",
+    ("assets/javascripts/bundle.*.min.js", "https://api.github.com/repos/${e}/${t}"): "repo_url",
+    ("assets/javascripts/bundle.*.min.js", "https://${e}/api/v4/projects/${encodeURIComponent(t)}"): "repo_url",
+    # Loaded only by a browser without ResizeObserver, which no browser that runs Pyodide 0.29 lacks.
+    ("assets/javascripts/bundle.*.min.js", "https://unpkg.com/resize-observer-polyfill"): "ResizeObserver",
+    # Loaded only by a page holding a Mermaid diagram.
+    ("assets/javascripts/bundle.*.min.js", "https://unpkg.com/mermaid@11/dist/mermaid.min.js"): "mermaid",
+}
+
+
+def scripts(site: Path) -> list[Path]:
+    return sorted(path for path in site.rglob("*") if path.suffix in (".js", ".mjs"))
+
+
+def test_no_script_fetches_imports_or_starts_a_worker_from_another_origin(offline_build):
+    offenders = [
+        f"{script.relative_to(offline_build)}: {url}"
+        for script in scripts(offline_build)
+        for url in LOADED_LITERALLY.findall(script.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_other_origins_named_in_scripts_are_only_those_this_site_never_loads(offline_build):
+    found = {}
+    for script in scripts(offline_build):
+        relative = script.relative_to(offline_build).as_posix()
+        for url in OTHER_ORIGIN_LITERAL.findall(script.read_text(encoding="utf-8", errors="replace")):
+            if url.startswith("//") and not re.match(r"//[a-z0-9.-]+\.[a-z]{2,}(?:[:/]|$)", url):
+                continue  # a comment or a regular expression's "//", not an address
+            known = next((key for key in NEVER_LOADED_HERE if url.startswith(key[1]) and Path(relative).match(key[0])), None)
+            found.setdefault(known, []).append(f"{relative}: {url}")
+    unknown = found.pop(None, [])
+    assert not unknown, "scripts name other origins; prove each is never loaded here or remove it:\n" + "\n".join(unknown)
+    assert not [name for name in found if name[0].startswith("assets/lessonkit/")], "the shell names another origin"
+    # The conditions under which those few would be loaded do not hold for this site.
+    repo_url = re.search(r"^repo_url:(.*)$", (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)
+    assert repo_url is None or repo_url[1].strip() in ("", "null"), "repo_url is set: Material would ask api.github.com for repository facts"
+    assert not any("mermaid" in page.read_text(encoding="utf-8") for page in pages(offline_build)), "a page holds a Mermaid diagram"
+    assert "indexURL" in (offline_build / "assets" / "lessonkit" / "worker.js").read_text(), "the worker must give Pyodide its home"
+
+
+# The Content-Security-Policy, as each page declares it.
+
+CSP_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    return {name: sources for name, *sources in (part.split() for part in policy.split(";") if part.strip())}
+
+
+def test_every_page_declares_a_policy_of_this_origin_only_before_anything_is_fetched(offline_build):
+    for page in pages(offline_build):
+        html = page.read_text(encoding="utf-8")
+        declared = CSP_META.findall(html)
+        assert len(declared) == 1, f"{page.relative_to(offline_build)}: {len(declared)} Content-Security-Policy declarations"
+        head = html[html.index("<head>") : html.index(declared[0])]
+        assert not re.search(r"<(?:script|link|style|img)\b", head), f"{page.relative_to(offline_build)}: something comes before the policy"
+        policy = directives(declared[0])
+        assert policy["default-src"] == ["'self'"] and policy["object-src"] == ["'none'"] and policy["base-uri"] == ["'self'"]
+        for name, sources in policy.items():
+            allowed = {"'self'", "'none'", "'wasm-unsafe-eval'", "data:"}
+            stray = [source for source in sources if source not in allowed and not source.startswith("'sha256-")]
+            assert not stray, f"{page.relative_to(offline_build)}: {name} allows {stray}"
+        assert "data:" not in policy["script-src"] and "'unsafe-inline'" not in policy["script-src"]
+
+
+def test_every_inline_script_is_allowed_by_its_hash_and_nothing_inline_is_left_to_refuse(offline_build):
+    for page in pages(offline_build):
+        html = page.read_text(encoding="utf-8")
+        allowed = directives(CSP_META.findall(html)[0])["script-src"]
+        for text in inline_scripts(html):
+            assert script_hash(text) in allowed, f"{page.relative_to(offline_build)}: an inline script is not in the policy: {text[:80]}"
+        # The policy has no 'unsafe-inline' and no 'unsafe-hashes': inline handlers and style attributes would be refused.
+        assert not re.search(r"<[^>]+\son[a-z]+\s*=", html), f"{page.relative_to(offline_build)}: an inline event handler"
+        assert not re.search(r"<[^>]+\sstyle\s*=", html), f"{page.relative_to(offline_build)}: a style attribute"
+        assert "javascript:" not in html, f"{page.relative_to(offline_build)}: a javascript: address"
+
+
+# Reproducible: two builds of one commit, on two different days.
+
+# The build date is in the sitemap (<lastmod>), so it must differ; SOURCE_DATE_EPOCH also dates the
+# wheel's zip entries (without it hatchling uses a fixed 2020-02-02), while what the wheel holds stays the same.
+DATED = {"sitemap.xml", "sitemap.xml.gz"}
+
+
+def wheel_files(wheel: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(wheel) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_two_builds_of_one_commit_differ_only_in_the_build_date(offline_build, tmp_path):
+    later = tmp_path / "site"
+    build(later, SOURCE_DATE_EPOCH="1000000000")  # 2001-09-09: another day than today
+    compared = filecmp.dircmp(offline_build, later)
+    differing, only = [], []
+
+    def walk(node: filecmp.dircmp, where: Path) -> None:
+        differing.extend((where / name).as_posix() for name in node.diff_files)
+        only.extend((where / name).as_posix() for name in node.left_only + node.right_only)
+        for name, child in node.subdirs.items():
+            walk(child, where / name)
+
+    walk(compared, Path())
+    assert not only, f"files only one build made: {only}"
+    wheels = [name for name in differing if name.endswith(".whl")]
+    for name in wheels:
+        assert wheel_files(offline_build / name) == wheel_files(later / name), f"{name} holds different files"
+    assert set(differing) - set(wheels) <= DATED, f"differ between two builds of one commit: {sorted(set(differing) - DATED)}"
+    lines = zip((offline_build / "sitemap.xml").read_text().splitlines(), (later / "sitemap.xml").read_text().splitlines(), strict=True)
+    assert all(mine == theirs or "<lastmod>" in mine for mine, theirs in lines), "the sitemap differs in more than its dates"
+
+
+def test_the_wheel_in_the_site_is_the_engine_these_tests_ran():
+    wheels = list((ROOT / "site" / "assets" / "wheels").glob("lessonkit-*.whl"))
+    if not wheels:
+        pytest.skip("the site is not built here: make site")
+    assert len(wheels) == 1, f"the site holds {len(wheels)} wheels"
+    shipped = {name: content for name, content in wheel_files(wheels[0]).items() if not name.startswith("lessonkit-")}
+    ran = Path(lessonkit.__file__).parent
+    tested = {
+        f"lessonkit/{path.relative_to(ran).as_posix()}": path.read_bytes()
+        for path in ran.rglob("*.py") if "authoring" not in path.relative_to(ran).parts
+    }
+    tested |= {f"lessonkit/fixtures/{path.name}": path.read_bytes() for path in (ROOT / "fixtures").glob("*.json")}
+    changed = sorted(set(shipped) ^ set(tested)) or [name for name in shipped if shipped[name] != tested[name]]
+    assert not changed, f"the site's wheel is not the code under test (rebuild the site: make site): {changed}"

@@ -128,6 +128,8 @@ class Manifest:
     def __post_init__(self) -> None:
         if self.kind not in MANIFEST_KINDS:
             raise ValueError(f"manifest kind {self.kind!r} is unknown; allowed: {', '.join(map(repr, MANIFEST_KINDS))}")
+        if not isinstance(self.package, str) or not self.package:
+            raise ValueError(f"package {self.package!r} is not a package name; allowed: a dotted name such as 'support_bot'")
         if self.compaction is not None and not isinstance(self.compaction, Compaction):
             raise ValueError(f"compaction is {self.compaction!r}; allowed: a Compaction, or None")
         if self.kind == "workflow" and self.compaction is not None:
@@ -158,6 +160,9 @@ class Pod:
 
 def load_summarizer(path: str, package: str) -> Summarizer:
     """What a summarizer path names: a leading dot is relative to `package`; a class is built with no arguments."""
+    for name, value in (("summarizer", path), ("package", package)):
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{name} {value!r} is not a dotted name; allowed: a non-empty string such as '.summarizers.terse'")
     dots = len(path) - len(path.lstrip("."))
     module_path, _, attribute = path.rpartition(".")
     if len(module_path) < dots:  # ".terse": the attribute sits on the package itself
@@ -175,6 +180,8 @@ def load_summarizer(path: str, package: str) -> Summarizer:
 
 def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
     """Start a pod: resolve the summarizer, refusing a root the default summarizer cannot use."""
+    if not isinstance(manifest, Manifest):
+        raise ValueError(f"manifest {manifest!r} is not a Manifest; allowed: a Manifest")  # noqa: TRY004 - bad input is a ValueError
     if root not in ROOTS:
         raise ValueError(f"root {root!r} is unknown; allowed: {', '.join(map(repr, ROOTS))}")
     compaction = manifest.compaction
@@ -252,5 +259,7 @@ ADK_REFUSALS = (
 
 def adk_config_fields(compaction: Compaction) -> dict[str, Any]:
     """The keyword arguments of ADK's `EventsCompactionConfig` that run this setting (summarizer aside)."""
+    if not isinstance(compaction, Compaction):
+        raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - bad input is a ValueError
     names = {row.field: row.adk_field for row in ADK_FIELDS if row.field != "summarizer"}
     return {names[field]: getattr(compaction, field) for field in names if getattr(compaction, field) is not None}

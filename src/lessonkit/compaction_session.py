@@ -420,10 +420,14 @@ class Lesson:
 
     @classmethod
     def from_record(cls, record: Record) -> Lesson:
+        record.known("lesson", "title", "agent", "attachment", "presets", "events")
+        record.optional_text("lesson")  # generated sessions (tests/compaction_adk.py) name no lesson
         attachment_record = record.child("attachment")
+        attachment_record.known("name", "tokens")
         attachment = Attachment(attachment_record.text("name"), attachment_record.whole("tokens"))
         events: list[Event] = []
         for row in record.children("events"):
+            row.known("id", "turn", "kind", "tokens", "text", "call")
             kind = row.choice("kind", KINDS)
             text = row.text("text")
             event = Event(
@@ -444,6 +448,7 @@ class Lesson:
             raise attachment_record.fail("name", f"is {attachment.name!r}, which no user message names")
         presets, labels = {}, {}
         for row in record.children("presets"):
+            row.known("id", "label", "compaction")
             preset_id = row.text("id")
             if preset_id in presets:
                 raise row.fail("id", f"is {preset_id!r}, which is already taken")
@@ -506,7 +511,9 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
     if not isinstance(compaction, Compaction):
         raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - the course's bad input is a ValueError
     writer = summarizer_named(summarizer)
-    fixture = fixture or lesson()
+    fixture = lesson() if fixture is None else fixture
+    if not isinstance(fixture, Lesson):
+        raise ValueError(f"fixture {fixture!r:.80} is not a compaction Lesson; allowed: a Lesson, or None for the lesson's own")  # noqa: TRY004
     log: tuple[Entry, ...] = ()
     prompts: dict[str, int] = {}
     requests: list[Request] = []

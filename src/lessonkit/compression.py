@@ -9,7 +9,9 @@ window over its budget, one of two policies makes room:
 - ``summarize``: fold such turns, oldest first, into one pinned summary of fixed size that records
   every folded turn ID, and copies the user-backed evidence only under ``preserve`` fidelity.
 
-The system turn is pinned and counts against the budget. Fidelity has no effect on eviction.
+The system turn is pinned and counts against the budget, and so does the summary once created:
+the fixture is refused unless its smallest budget holds both, so no window ever reads over its
+budget. Fidelity has no effect on eviction.
 An agent turn that repeats a fact never creates provenance: only a user turn annotated as the
 source does, or a summary that kept that turn's provenance.
 """
@@ -23,6 +25,7 @@ from typing import Any
 
 from lessonkit.fixtures import Record, read_fixture
 
+LESSON = "context-compression"
 POLICIES: Mapping[str, str] = {"evict": "Evict oldest", "summarize": "Summarize older turns"}
 FIDELITIES: Mapping[str, str] = {"preserve": "Preserve critical fact", "drop": "Drop critical fact"}
 ROLES = ("system", "user", "agent")
@@ -156,10 +159,15 @@ class Lesson:
 
     @classmethod
     def from_record(cls, record: Record) -> Lesson:
+        record.known("lesson", "title", "fact", "duration_s", "budgets", "summary_tokens", "turns")
+        record.choice("lesson", (LESSON,))
+        record.text("title")
         fact = record.child("fact")
+        fact.known("name", "value")
         duration = record.number("duration_s", above=0)
         turns, seen = [], set()
         for row in record.children("turns"):
+            row.known("id", "role", "tokens", "arrives_at_s", "text", "fact")
             turn = Turn(
                 id=row.text("id"),
                 role=row.choice("role", ROLES),
@@ -170,6 +178,9 @@ class Lesson:
             )
             if turn.id in seen or turn.id == SUMMARY_ID:
                 raise row.fail("id", f"is {turn.id!r}, which is already taken")
+            if turn.pinned != (not turns):
+                # One pinned turn, first: a second would be pinned too and could crowd out every other.
+                raise row.fail("role", f"is {turn.role!r}; the first turn, and only the first, is the pinned system turn")
             if turn.fact == "source" and turn.role != "user":
                 raise row.fail("fact", f"is \"source\" but the role is {turn.role!r}; only a user turn can back a fact")
             if turns and turn.arrives_at <= turns[-1].arrives_at:
@@ -178,26 +189,37 @@ class Lesson:
                 raise row.fail("arrives_at_s", f"is {turn.arrives_at:g}, after the replay ends at {duration:g}")
             seen.add(turn.id)
             turns.append(turn)
-        if not turns[0].pinned:
-            raise record.fail("turns", "must start with the pinned system turn")
+        budgets = record.whole_list("budgets")
+        repeated = next((budget for index, budget in enumerate(budgets) if budget in budgets[:index]), None)
+        if repeated is not None:
+            raise record.fail("budgets", f"lists {repeated} twice; each budget is one choice")
+        summary_tokens = record.whole("summary_tokens")
+        # What can never leave the window: the pinned turn, and the summary once the policy creates it.
+        pinned = turns[0]
+        if pinned.tokens + summary_tokens > min(budgets):
+            raise record.fail(
+                "budgets",
+                f"has {min(budgets)} as its smallest budget, which cannot hold what is pinned: "
+                f"{pinned.id} ({pinned.tokens} tokens) and the summary ({summary_tokens} tokens) need {pinned.tokens + summary_tokens}",
+            )
         return cls(
             fact=Fact(fact.text("name"), fact.text("value")),
             turns=tuple(turns),
-            budgets=record.whole_list("budgets"),
-            summary_tokens=record.whole("summary_tokens"),
+            budgets=budgets,
+            summary_tokens=summary_tokens,
             duration=duration,
         )
 
     def turn(self, turn_id: str) -> Turn:
         for turn in self.turns:
-            if turn.id == turn_id:
+            if isinstance(turn_id, str) and turn.id == turn_id:
                 return turn
         raise ValueError(f"unknown turn {turn_id!r}; allowed: {', '.join(t.id for t in self.turns)}")
 
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:
-    return Lesson.from_record(read_fixture("context-compression"))
+    return Lesson.from_record(read_fixture(LESSON))
 
 
 @dataclass(frozen=True)
@@ -235,6 +257,11 @@ class Arrival:
 
 def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_tokens: int) -> tuple[Window, tuple[str, ...]]:
     """Apply the overflow policy until the window fits, returning it and what was done, in order."""
+    check_instance("window", window, Window, "a Window")
+    check_whole("budget", budget)
+    check_choice("policy", policy, POLICIES)
+    check_choice("fidelity", fidelity, FIDELITIES)
+    check_whole("summary_tokens", summary_tokens)
     operations: list[str] = []
     while window.tokens > budget:
         oldest = window.oldest_unpinned()
@@ -250,13 +277,29 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
             operations.append(f"create {SUMMARY_ID}")
         window = window.without(oldest).with_summary(summary.fold(oldest, fidelity))
         operations.append(f"fold {oldest.id} into {SUMMARY_ID}")
+    if window.tokens > budget:
+        # A window over its budget would be a wrong answer read as a right one: say why instead.
+        pinned = ", ".join(f"{entry.id} ({entry.tokens} tokens)" for entry in window.entries)
+        raise ValueError(f"budget {budget} cannot hold what is pinned: {pinned}; allowed: a budget of {window.tokens} or more")
     return window, tuple(operations)
 
 
 def check_choice(kind: str, value: Any, allowed: Mapping[Any, str] | tuple[Any, ...]) -> None:
-    if value not in allowed:
+    # Compared one by one, and by type: a list is refused by name rather than failing to hash,
+    # and True is not the budget 1 nor 24.0 the budget 24.
+    if not any(type(value) is type(option) and value == option for option in allowed):
         listed = ", ".join(repr(option) for option in allowed)
         raise ValueError(f"unknown {kind} {value!r}; allowed: {listed}")
+
+
+def check_whole(kind: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{kind} {value!r} is not a number of tokens; allowed: a whole number greater than 0")
+
+
+def check_instance(kind: str, value: Any, expected: type, described: str) -> None:
+    if not isinstance(value, expected):
+        raise ValueError(f"{kind} {value!r} is not {described}; allowed: {described}")  # noqa: TRY004 - bad input is a ValueError
 
 
 @dataclass(frozen=True)
@@ -280,7 +323,8 @@ class Replay:
 
 def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson | None = None) -> Replay:
     """Every arrival of the fixture's conversation under one budget, policy and fidelity."""
-    fixture = fixture or lesson()
+    fixture = lesson() if fixture is None else fixture
+    check_instance("fixture", fixture, Lesson, "a compression Lesson, or None for the lesson's own")
     check_choice("policy", policy, POLICIES)
     check_choice("fidelity", fidelity, FIDELITIES)
     check_choice("budget", budget, fixture.budgets)
@@ -295,4 +339,5 @@ def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson
 
 def first_unsupported_mention(run: Replay) -> Arrival | None:
     """The first arrival at which the fact is still mentioned but no longer user-backed."""
+    check_instance("run", run, Replay, "a Replay")
     return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)

@@ -8,6 +8,7 @@ searched so an editable install and an installed wheel behave alike.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,9 +41,22 @@ def read_fixture(name: str) -> Record:
     return parse_fixture(path.read_text(encoding="utf-8"), source=path.name)
 
 
+class _Object(dict):
+    """A JSON object that remembers the fields it held twice: JSON lets the last one win silently."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    found = _Object(pairs)
+    names = [name for name, _ in pairs]
+    found.repeated = tuple(dict.fromkeys(name for index, name in enumerate(names) if name in names[:index]))
+    return found
+
+
 def parse_fixture(text: str, source: str) -> Record:
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         raise FixtureError(source, f"line {error.lineno}", "(document)", f"is not valid JSON: {error.msg}") from None
     if not isinstance(data, dict):
@@ -57,6 +71,17 @@ class Record:
     source: str
     where: str
     data: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        repeated = getattr(self.data, "repeated", ())
+        if repeated:
+            raise self.fail(repeated[0], "appears twice in this record; JSON would keep only the last, silently")
+
+    def known(self, *fields: str) -> None:
+        """Refuse any field but `fields`: a misspelt optional field would otherwise be ignored silently."""
+        for field in self.data:
+            if field not in fields:
+                raise self.fail(field, f"is not a field of this record; allowed: {', '.join(fields)}")
 
     def fail(self, field: str, problem: str) -> FixtureError:
         return FixtureError(self.source, self.where, field, problem)
@@ -77,6 +102,9 @@ class Record:
         # bool is an int subclass in Python; `true` is never a sensible quantity.
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(field, f"must be a number, not {value!r}")
+        # Python's JSON reader accepts NaN and Infinity, which no browser's JSON.parse does.
+        if not math.isfinite(value):
+            raise self.fail(field, f"must be a finite number, not {value!r}")
         if above is not None and not value > above:
             raise self.fail(field, f"must be greater than {above:g}, not {value!r}")
         return value

@@ -134,16 +134,20 @@ _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 
 def tokenize(text: str) -> list[str]:
     """The terms of `text`: lower-cased words, in order, without the stop words."""
+    _check_text("text", text)
     return [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
 
 
 def word_count(text: str) -> int:
     """What a record costs in the budget: its whitespace-separated words, punctuation included."""
+    _check_text("text", text)
     return len(text.split())
 
 
 def recency(age_hours: float) -> float:
     """The recency factor 2 ** (-age / 24 h): one when new, a half after a day, a quarter after two."""
+    if isinstance(age_hours, bool) or not isinstance(age_hours, (int, float)) or not (math.isfinite(age_hours) and age_hours >= 0):
+        raise ValueError(f"age {age_hours!r} is not a number of hours; allowed: 0 hours or more")
     return 2.0 ** (-age_hours / HALF_LIFE_HOURS)
 
 
@@ -211,8 +215,12 @@ class Lesson:
 
     @classmethod
     def from_record(cls, record: Record) -> Lesson:
+        record.known("lesson", "title", "questions", "records")
+        record.choice("lesson", (LESSON,))
+        record.text("title")
         questions: dict[str, Question] = {}
         for row in record.children("questions"):
+            row.known("id", "label", "text")
             question = Question(id=row.choice("id", QUESTIONS), label=row.text("label"), text=row.text("text"))
             if question.id in questions:
                 raise row.fail("id", f"is {question.id!r}, which is already taken")
@@ -240,6 +248,7 @@ class Lesson:
 
     @staticmethod
     def _memory(row: Record, questions: Mapping[str, Question]) -> MemoryRecord:
+        row.known("id", "text", "tenant", "store", "session", "age_hours", "key", "supports")
         text = row.text("text")
         if not tokenize(text):
             raise row.fail("text", f"is {text!r}, which has no term once stop words are removed")
@@ -309,6 +318,11 @@ def _check_choice(kind: str, value: Any, allowed: Iterable[Any]) -> None:
     allowed = tuple(allowed)  # a tuple, so an unhashable value is refused rather than crashing
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"unknown {kind} {value!r}; allowed: {', '.join(map(repr, allowed))}")
+
+
+def _check_text(label: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"{label} {value!r} is not text; allowed: a string")  # noqa: TRY004 - one kind of error for bad input
 
 
 def _check_flag(label: str, value: Any) -> None:
@@ -483,6 +497,10 @@ class Retrieval:
 
 def pack(ranked: Sequence[MemoryRecord], word_budget: int, max_records: int) -> tuple[tuple[str, int], ...]:
     """Greedy packing: each ranked record's outcome and the words left in the budget when it was reached."""
+    _check_number("word budget", word_budget, WORD_BUDGETS, whole=True, unit=" words")
+    _check_number("maximum records", max_records, RECORD_LIMITS, whole=True)
+    if isinstance(ranked, (str, bytes)) or not all(isinstance(record, MemoryRecord) for record in ranked):
+        raise ValueError(f"ranked {ranked!r:.80} is not a sequence of memory records; allowed: MemoryRecord values in ranked order")
     visits = []
     room, taken = word_budget, 0
     for record in ranked:

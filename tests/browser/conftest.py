@@ -23,7 +23,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from lessonkit.authoring.local_site import CHROMIUM, launch_chromium, served
-from tests.browser.harness import STEP_MS, Watch, placed_panels
+from lessonkit.panel import Panel
+from lessonkit.panels import PANELS, panel
+from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Watch, placed_panels, site_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -34,9 +36,16 @@ HERE = Path(__file__).resolve().parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tryfirst: the marker must be on the items before `-m "not browser"` deselects by it.
-    for item in items:
-        if HERE in Path(item.path).resolve().parents:
+    in_browser = [HERE in Path(item.path).resolve().parents for item in items]
+    for item, browser in zip(items, in_browser, strict=True):
+        if browser:
             item.add_marker(pytest.mark.browser)
+    # The browser tests run last. Playwright's sync API keeps an asyncio loop running from its first
+    # use to the end of the session, and tests that call asyncio.run() (google-adk's Runner, in the
+    # compaction tests) fail inside a running loop.
+    items[:] = [item for item, browser in zip(items, in_browser, strict=True) if not browser] + [
+        item for item, browser in zip(items, in_browser, strict=True) if browser
+    ]
 
 
 # --- the site and the browser, once per session -------------------------------------------------
@@ -80,18 +89,23 @@ def open_context(browser: Browser, site_url: str) -> Iterator[Callable[..., Brow
     `expected_errors`, patterns of the console errors a test provokes on purpose."""
     opened: list[tuple[BrowserContext, Watch]] = []
 
-    def open_(expected_errors: tuple[str, ...] = (), **options: Any) -> BrowserContext:
-        watch = Watch(site_url, expected_errors)
-        context = browser.new_context(accept_downloads=True, base_url=site_url, **options)
-        # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url)
+    def open_(expected_errors: tuple[str, ...] = (), origin: str | None = None, **options: Any) -> BrowserContext:
+        # `origin`: another server's root (a sub-path, other headers) or "file://"; the site's by default.
+        origin = origin or site_url
+        watch = Watch(origin, expected_errors)
+        base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
+        context = browser.new_context(accept_downloads=True, **base, **options)
+        if not origin.startswith("file:"):
+            # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
         context.set_default_timeout(STEP_MS)
+        context.add_init_script(REPORT_POLICY_VIOLATIONS)
         context.on("request", lambda request: watch.request(request.url))
         context.on("console", watch.console)
         # The context-wide "pageerror": uncaught errors of every page the context opens.
         context.on("weberror", lambda web_error: watch.page_error(web_error.error))
         # A regular expression (not a callable) lets the browser itself skip same-origin requests.
-        foreign = re.compile(r"^(?!" + re.escape(site_url) + r"(?:/|$)|data:|blob:|about:)")
+        foreign = re.compile(r"^(?!" + re.escape(origin) + r"(?:/|$)|data:|blob:|about:)")
 
         def abort(route: Any) -> None:
             watch.request(route.request.url)
@@ -117,5 +131,19 @@ def page(open_context: Callable[..., BrowserContext]) -> Page:
 @pytest.fixture(scope="session")
 def panel_paths(site_dir: Path) -> dict[str, str]:
     return placed_panels(site_dir)
+
+
+@pytest.fixture(scope="session")
+def pages(site_dir: Path) -> list[str]:
+    """Every page of the built site, whichever lessons it holds."""
+    return site_pages(site_dir)
+
+
+@pytest.fixture(params=sorted(PANELS))
+def panel_on_page(request: pytest.FixtureRequest, panel_paths: dict[str, str]) -> tuple[Panel, str]:
+    """Each panel the registry holds, with the path of the page the build placed it on."""
+    lesson = request.param
+    assert lesson in panel_paths, f"the panel {lesson!r} is registered but no page of the built site holds it"
+    return panel(lesson), panel_paths[lesson]
 
 

@@ -6,14 +6,19 @@ Nothing here knows a lesson. `Watch` records what a self-hosted, working page mu
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from lessonkit.authoring.local_site import QuietServer, SiteHandler
 from lessonkit.panel import Panel, View
 from lessonkit.panels import panel
 
@@ -64,6 +69,50 @@ class Watch:
             listed = "\n  ".join(self.errors)
             problems.append(f"the page reported errors:\n  {listed}")
         return problems
+
+
+# Every document of a watched context reports a refusal of its Content-Security-Policy as a console
+# error, which the watch then counts; Chromium's own "Refused to …" messages are errors too.
+REPORT_POLICY_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`Content-Security-Policy violation: ${event.effectiveDirective} refused ${event.blockedURI || "inline code"}`
+    + ` (${event.sourceFile || location.href}:${event.lineNumber})`);
+});
+"""
+
+
+def site_pages(site: Path) -> list[str]:
+    """The path of every page of the built site, "/" first: "/", "/authoring/", "/lessons/…/"."""
+    return sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site).parts) for index in site.rglob("index.html"))
+
+
+@contextmanager
+def serve(directory: Path, *, prefix: str = "", headers: dict[str, str] | None = None) -> Iterator[str]:
+    """Serve `directory` on 127.0.0.1 under `prefix` ("/lessonkit", as a project site is), sending
+    `headers` with every file but the pages; yields the site's root URL, e.g. http://127.0.0.1:40123/lessonkit."""
+    prefix = prefix.rstrip("/")
+
+    class Handler(SiteHandler):
+        def translate_path(self, path: str) -> str:
+            if not (path == prefix or path.startswith(prefix + "/")):
+                return str(directory / "no such file outside the site's path")
+            return super().translate_path(path[len(prefix) :] or "/")
+
+        def end_headers(self) -> None:
+            page = self.path.split("?")[0].endswith(("/", ".html"))
+            for name, value in (headers or {}).items():
+                if not page:
+                    self.send_header(name, value)
+            super().end_headers()
+
+    server = QuietServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="([^"]+)"')

@@ -69,3 +69,37 @@ test("with no window at all (node), storage is unavailable and says so", () => {
   assert.equal(storage.readText("k").problem, "this page has no window");
   assert.equal(storage.write("k", "x").ok, false);
 });
+
+function listedBackend(initial = {}) {
+  const backend = memoryBackend(initial);
+  Object.defineProperty(backend, "length", { get: () => backend.items.size });
+  backend.key = (index) => [...backend.items.keys()][index] ?? null;
+  return backend;
+}
+
+test("unreadable text stays offered for export, read this visit or set aside on an earlier one", () => {
+  const backend = listedBackend({
+    "lessonkit:a:baseline": "{not json",
+    "lessonkit:a:baseline:corrupt:2025-01-01T00:00:00.000Z": "{older",
+    "lessonkit:b:baseline:corrupt:2025-01-01T00:00:00.000Z": "{another lesson",
+  });
+  const storage = new Storage(backend);
+  storage.readJSON("lessonkit:a:baseline");
+  storage.writeJSON("lessonkit:a:baseline", { text: "new" }); // copies "{not json" aside first
+
+  const offered = storage.unreadableTexts("lessonkit:a:");
+  assert.deepEqual(Object.values(offered).sort(), ["{not json", "{not json", "{older"]);
+  assert.ok("lessonkit:a:baseline" in offered, "what this visit read, under the key it was read from");
+  assert.ok(!Object.values(offered).includes("{another lesson"), "each lesson offers only its own");
+});
+
+test("a storage that cannot be listed still offers what this visit read", () => {
+  const backend = memoryBackend({ k: "{not json" });
+  backend.key = () => {
+    throw new Error("denied");
+  };
+  Object.defineProperty(backend, "length", { get: () => 1 });
+  const storage = new Storage(backend);
+  storage.readJSON("k");
+  assert.deepEqual(storage.unreadableTexts(""), { k: "{not json" });
+});

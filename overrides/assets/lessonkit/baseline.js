@@ -51,9 +51,9 @@ export class Baseline {
     if (this.unreadable) {
       this.messages.set(
         "baseline",
-        `The saved baseline for this lesson could not be read: ${problem}. It is left as it was in this ` +
-          `browser's storage (key "${key}"); capturing or clearing a baseline first copies it to a ` +
-          `"${this.key}:corrupt:…" key.`,
+        `The saved baseline for this lesson could not be read: ${problem}. Its text is kept as it was ` +
+          `(key "${key}"), and ${this.words.export_notes} includes it; capturing or clearing a baseline ` +
+          `first copies it to a "${this.key}:corrupt:…" key.`,
       );
     } else if (problem) {
       this.messages.set("baseline", `Baselines can't be read in this browser: ${problem}.`);

@@ -140,6 +140,14 @@ export class Settings {
     this.#syncEnabled();
   }
 
+  /** While the engine is down no setting can be shown, so none may look as if it could be changed. */
+  hold(held) {
+    if (this.held === held) return;
+    this.held = held;
+    for (const { input } of this.fields.values()) input.disabled = held;
+    if (!held) this.#syncEnabled();
+  }
+
   #changed(changed) {
     this.#syncEnabled();
     changed();

@@ -50,11 +50,17 @@ export class Messages {
   constructor(className = "lk-messages") {
     this.element = h("div", { class: className, "aria-live": "polite" });
     this.topics = new Map();
+    this.shown = "[]";
   }
 
   set(topic, text, tone = "problem") {
     if (text) this.topics.set(topic, { text, tone });
     else this.topics.delete(topic);
+    // Rewrite the live region only when what it says changes: re-inserting the same sentences
+    // makes a screen reader say them again, at every view.
+    const shown = JSON.stringify([...this.topics.values()]);
+    if (shown === this.shown) return;
+    this.shown = shown;
     this.element.replaceChildren(
       ...[...this.topics.values()].map(({ text: line, tone: kind }) => h("p", { class: kind === "problem" ? "lk-message" : "lk-note" }, line)),
     );

@@ -43,7 +43,9 @@ class KeptText {
 export class Notes {
   constructor({ spec, storage, messages }) {
     this.lesson = spec.lesson;
+    this.storage = storage;
     const former = spec.former_ids || [];
+    this.prefixes = [spec.lesson, ...former].map((id) => `lessonkit:${id}:`);
     const keep = (name, label, hint, className) =>
       new KeptText({
         key: `lessonkit:${spec.lesson}:${name}`,
@@ -68,10 +70,14 @@ export class Notes {
   }
 
   export() {
+    const unreadable = {};
+    for (const prefix of this.prefixes) Object.assign(unreadable, this.storage.unreadableTexts(prefix));
     downloadJSON(`${this.lesson}-notes.json`, {
       lesson: this.lesson,
       notes: this.notes.value,
       fields: Object.fromEntries(this.fields.map(({ control, kept }) => [control.name, { label: control.label, text: kept.value }])),
+      // What this browser holds for the lesson but could not read (a corrupt baseline, say), as it was.
+      ...(Object.keys(unreadable).length ? { unreadable } : {}),
       exported_at: new Date().toISOString(),
     });
   }

@@ -265,6 +265,7 @@ export class Panel {
     const shown = `${engine.state}|${engine.reason}|${pending}`;
     if (shown === this.engineShown) return;
     this.engineShown = shown;
+    this.#holdControls(engine.state === "failed");
     if (engine.state === "failed") {
       this.engineBox.replaceChildren(
         h("p", { class: "lk-engine-problem" }, fill(words.engine_failed, { reason: engine.reason })),
@@ -275,6 +276,13 @@ export class Panel {
     } else {
       this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, pending ? words.engine_starting_pending : words.engine_starting));
     }
+  }
+
+  /** No control pretends to work while the engine is down: settings and time wait for a retry. */
+  #holdControls(held) {
+    this.settings.hold(held);
+    if (this.time) this.time.hold(held);
+    if (held && this.clock && this.clock.playing) this.clock.pause();
   }
 
   async #export() {

@@ -26,6 +26,8 @@ export class Storage {
     // Keys whose stored text could not be parsed: their raw text must be copied aside before
     // anything replaces or removes it.
     this.unreadable = new Map();
+    // Every unreadable text seen this visit, even once copied aside: export offers it.
+    this.setAside = new Map();
   }
 
   /**
@@ -60,14 +62,35 @@ export class Storage {
     } catch (error) {
       // Kept aside under the key being written from now on, so the next write copies it first.
       this.unreadable.set(key, text);
+      this.setAside.set(found, text);
       return { value: null, key: found, unreadable: text, problem: `it is not valid JSON (${error.message})` };
     }
     const wrong = check(value);
     if (wrong) {
       this.unreadable.set(key, text);
+      this.setAside.set(found, text);
       return { value: null, key: found, unreadable: text, problem: wrong };
     }
     return { value, key: found };
+  }
+
+  /**
+   * Every unreadable text under `prefix`, by key: those read this visit, and those set aside
+   * ("…:corrupt:…") on any visit. What export offers, so unreadable text is never only in storage.
+   */
+  unreadableTexts(prefix) {
+    const found = {};
+    for (const [key, text] of this.setAside) if (key.startsWith(prefix)) found[key] = text;
+    if (!this.storage) return found;
+    try {
+      for (let index = 0; index < this.storage.length; index += 1) {
+        const key = this.storage.key(index);
+        if (key && key.startsWith(prefix) && key.includes(":corrupt:")) found[key] = this.storage.getItem(key);
+      }
+    } catch {
+      // A storage that can't be listed still gives what this visit read.
+    }
+    return found;
   }
 
   /** Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went. */

@@ -105,4 +105,9 @@ export class TimelineControls {
   showStepping(stepping) {
     this.hint.hidden = !stepping;
   }
+
+  /** Moving through time needs the engine's views: held (disabled) while it is down. */
+  hold(held) {
+    for (const control of [this.primary, this.restart, this.next, this.slider, this.speed]) if (control) control.disabled = held;
+  }
 }

@@ -60,8 +60,26 @@ async function checkPresent(indexURL) {
   if (absent.length) throw new Error(`Pyodide files unusable at ${indexURL}: ${absent.join(", ")}`);
 }
 
+// Pyodide only logs a warning and waits forever when WebAssembly may not be compiled (a
+// Content-Security-Policy without 'wasm-unsafe-eval', a browser that turns WebAssembly off).
+// Compiling the smallest module first turns that into a failure that names the cause at once.
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+
+async function checkWebAssembly() {
+  if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly, which the Python engine needs");
+  try {
+    await WebAssembly.compile(EMPTY_MODULE);
+  } catch (error) {
+    throw new Error(
+      `WebAssembly is refused here (${describe(error)}), and the Python engine needs it: the site's ` +
+        "Content-Security-Policy must allow 'wasm-unsafe-eval', and the browser must allow WebAssembly",
+    );
+  }
+}
+
 async function boot() {
   const started = performance.now();
+  await checkWebAssembly();
   const manifestText = await (await fetchOk(manifestURL, "the runtime manifest")).text();
   let manifest;
   try {

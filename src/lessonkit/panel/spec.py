@@ -64,7 +64,10 @@ class Words:
     link_refused: str = "The link's settings were not used ({reason}); the experiment starts from its defaults."
     engine_starting: str = "Starting the Python engine…"
     engine_starting_pending: str = "Starting the Python engine… The view updates when it is ready."
-    engine_failed: str = "The Python engine could not start: {reason}. The experiment keeps showing the last computed view."
+    engine_failed: str = (
+        "The Python engine could not start: {reason}. The experiment keeps showing the last computed view, and its controls "
+        "wait for the engine: retry, or reload the page."
+    )
     retry: str = "Retry starting the engine"
     view_failed: str = "This view could not be computed: {reason}"
     # Which engine answered: findable under the status, but not a live region, so a screen reader
@@ -74,6 +77,16 @@ class Words:
         "Answered from the views the build computed with this lesson's engine; the same engine runs in your browser ({engine})."
     )
     answered_live: str = "Answered by this lesson's Python engine, running in your browser ({engine})."
+    # Shown by the one classic script (unstarted.js) when the shell's modules never ran.
+    shell_missing: str = (
+        "This experiment's script could not be loaded, so its controls cannot start. What is shown is its starting "
+        "state, computed when the site was built. Reload the page to try again."
+    )
+    shell_missing_file: str = (
+        "This page was opened from a file, and browsers do not run an experiment's scripts from files. What is shown is "
+        "its starting state, computed when the site was built. To use the experiment, serve the site's folder over HTTP "
+        "(for example, run python3 -m http.server in it) and open the page from there."
+    )
     static_note: str = (
         "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
     )

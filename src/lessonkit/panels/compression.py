@@ -154,7 +154,8 @@ def body(run: Replay, arrival: Arrival, state: dict[str, Any], baseline: Replay 
             h("li", {"class": "lk-gone", "data-gone": turn}, h("del", {}, turn), f" {how} at {when:g} s") for turn, how, when in left
         ]) if left else h("p", {"class": "lk-empty"}, "Nothing has left the window yet."),
         h("details", {"class": "lk-state"}, h("summary", {}, "Exact state JSON of this arrival"),
-          h("pre", {}, h("code", {}, json.dumps(state, indent=2)))),
+          # Focusable, so a keyboard can scroll it: it is taller than its box.
+          h("pre", {"tabindex": 0}, h("code", {}, json.dumps(state, indent=2)))),
     ])
 
 

@@ -1,0 +1,45 @@
+"""axe-core, pinned in package.json, run inside a page of the built site.
+
+The script comes from node_modules, never from a CDN, and is evaluated through the browser's
+debugging protocol, which the page's Content-Security-Policy does not govern: the page is audited
+exactly as it is served, policy included.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+
+@cache
+def axe_source() -> str:
+    if not AXE.is_file():
+        raise FileNotFoundError(f"{AXE} is missing: run npm ci (axe-core is pinned in package.json)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    """Each serious or critical violation on the page as it is now: rule, impact, and every node's selector and reason."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    found = page.evaluate(
+        """async () => {
+            const results = await axe.run(document, { resultTypes: ["violations"] });
+            return results.violations.map((rule) => ({
+                id: rule.id,
+                impact: rule.impact,
+                nodes: rule.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary.split("\\n").slice(1).join(" ").trim()}`),
+            }));
+        }"""
+    )
+    return [rule for rule in found if rule["impact"] in SERIOUS]
+
+
+def described(violations: list[dict[str, Any]]) -> str:
+    return "\n".join(f"{rule['id']} ({rule['impact']}): {node}" for rule in violations for node in rule["nodes"])

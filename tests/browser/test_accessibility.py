@@ -1,0 +1,255 @@
+"""Nobody left out: every page passes axe-core in both schemes, every panel works by keyboard alone,
+announces what changes once, never plays by itself for a reader who asked for reduced motion, and
+fits a 320 px screen and a 200% zoom. Parametrized over every page and every panel the site holds.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from lessonkit.panel import Choice, Text, Toggle
+from tests.browser.axe import described, serious_violations
+from tests.browser.harness import open_panel
+from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
+
+SCHEMES = {"light": "default", "dark": "slate"}
+
+
+def settle(page: Page, frames: int = 10) -> None:
+    """Let the page render `frames` frames: a count of frames, not a span of time."""
+    page.evaluate("(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames)
+
+
+# axe-core on every page, light and dark, in the states a reader reaches.
+
+
+def audit(page: Page, where: str) -> list[str]:
+    page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
+    settle(page)
+    violations = serious_violations(page)
+    return [f"{where}: {line}" for line in described(violations).splitlines()] if violations else []
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_axe_finds_no_serious_or_critical_violation_on_any_page(open_context, pages, panel_paths, scheme):
+    context = open_context(color_scheme=scheme, reduced_motion="reduce")
+    lessons = {path: lesson for lesson, path in panel_paths.items()}
+    found = []
+    for path in pages:
+        page = context.new_page()
+        page.goto(path)
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+        if path not in lessons:
+            found += audit(page, f"{path} ({scheme})")
+            continue
+        panel_page = open_panel(page, lessons[path], path)
+        spec = panel_page.spec
+        found += audit(page, f"{path} ({scheme}, starting state)")
+        params = spec.defaults()
+        for control in settings(spec):  # every setting changed, then the far end of the timeline
+            params[control.name] = another_value(control)
+            set_control(panel_page, control, params[control.name])
+        if spec.timeline:
+            params[spec.timeline.name] = spec.timeline.end
+            panel_page.seek(spec.timeline.end)
+        panel_page.expect_view(spec.view(params))
+        found += audit(page, f"{path} ({scheme}, every setting changed, at the end)")
+        page.close()
+    assert not found, "axe-core found serious or critical violations:\n" + "\n".join(found)
+
+
+# The keyboard alone, from the top of the page to an exported result.
+
+
+def focused(locator: Locator) -> bool:
+    return locator.evaluate("(element) => element === document.activeElement")
+
+
+def tab_to(page: Page, target: Locator, limit: int = 150) -> None:
+    for _ in range(limit):
+        if focused(target):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {target}")
+
+
+def key_towards(control: Any, current: Any, wanted: Any) -> tuple[str, int]:
+    """The key and how many presses move `control` from `current` to `wanted`, as a reader would."""
+    if isinstance(control, Choice):
+        values = [option.value for option in control.options]
+        steps = values.index(wanted) - values.index(current)
+        return ("ArrowDown" if steps > 0 else "ArrowUp"), abs(steps)
+    if isinstance(control, Toggle):
+        return "Space", int(current != wanted)
+    steps = round((wanted - current) / control.step)
+    up = "ArrowUp" if control.kind == "number" else "ArrowRight"
+    down = "ArrowDown" if control.kind == "number" else "ArrowLeft"
+    return (up if steps > 0 else down), abs(steps)
+
+
+def download(page: Page, button: Locator) -> Any:
+    tab_to(page, button)
+    with page.expect_download() as started:
+        page.keyboard.press("Enter")
+    return json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
+
+
+def test_each_panel_is_driven_end_to_end_by_keyboard_alone(open_context, panel_on_page):
+    spec, path = panel_on_page
+    page = open_context(reduced_motion="reduce").new_page()
+    panel_page = open_panel(page, spec.lesson, path)
+    page.locator("body").focus()
+    params = spec.defaults()
+    for control in spec.controls:
+        field = panel_page.control(ROLES[control.kind], control.label)
+        if isinstance(control, Text):
+            tab_to(page, field)
+            page.keyboard.type(f"My {control.label.lower()}: it changes.")
+            continue
+        if not field.is_enabled():  # a field its toggle leaves off is skipped by Tab, as it should be
+            continue
+        tab_to(page, field)
+        key, presses = key_towards(control, params[control.name], another_value(control))
+        for _ in range(presses):
+            page.keyboard.press(key)
+        params[control.name] = another_value(control)
+        panel_page.expect_view(spec.view(params))
+    if spec.timeline:
+        tab_to(page, panel_page.button(spec.playback.play))
+        page.keyboard.press("Enter")  # reduced motion: Play steps to the first mark and stays
+        params[spec.timeline.name] = spec.timeline.marks[0].at
+        panel_page.expect_view(spec.view(params))
+        tab_to(page, panel_page.timeline)
+        page.keyboard.press("End")
+        params[spec.timeline.name] = spec.timeline.end
+        panel_page.expect_view(spec.view(params))
+    tab_to(page, panel_page.button(spec.words.capture))
+    page.keyboard.press("Enter")
+    expect(panel_page.button(spec.words.replace)).to_be_focused()
+    exported = download(page, panel_page.button(spec.words.export))
+    assert exported == json.loads(json.dumps(spec.view(params, params).export))
+    tab_to(page, panel_page.notes)
+    page.keyboard.type("Read by keyboard alone.")
+    notes = download(page, panel_page.button(spec.words.export_notes))
+    assert notes["notes"] == "Read by keyboard alone."
+
+
+# Live regions: each change is said once, and the clock's ticks are never said.
+
+RECORD_ANNOUNCEMENTS = """(panel) => {
+    const regions = [...panel.querySelectorAll('[role="status"], [role="alert"], [aria-live]')];
+    window.lkSaid = regions.map(() => []);
+    window.lkListener = new MutationObserver((records) => {
+        const touched = new Set(records.map((record) => regions.findIndex((region) => region.contains(record.target))));
+        for (const index of touched) if (index >= 0) window.lkSaid[index].push(regions[index].textContent);
+    });
+    for (const region of regions) window.lkListener.observe(region, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+# Every write fails, as a full storage's would: a message about the notes then stays on screen
+# while the reader plays, and must not be said again at every view.
+FULL_STORAGE = (
+    "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
+)
+
+
+def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(open_context, panel_on_page):
+    spec, path = panel_on_page
+    if not spec.timeline:
+        pytest.skip(f"{spec.lesson} has no playback")
+    context = open_context()
+    context.add_init_script(FULL_STORAGE)
+    panel_page = open_panel(context.new_page(), spec.lesson, path)
+    page = panel_page.page
+    panel_page.notes.fill("Kept on screen only.")
+    expect(panel_page.panel).to_contain_text("could not be saved in this browser")
+    panel_page.choose_fastest_speed()
+    panel_page.panel.evaluate(RECORD_ANNOUNCEMENTS)
+    panel_page.button(spec.playback.play).click()
+    expect(panel_page.button(spec.playback.replay)).to_be_visible(timeout=60_000)
+    panel_page.expect_view(spec.view({**spec.defaults(), spec.timeline.name: spec.timeline.end}))
+    said = page.evaluate("() => { window.lkListener.disconnect(); return window.lkSaid; }")
+    status = said[0]
+    assert len(status) <= len(spec.timeline.marks), f"the status was rewritten {len(status)} times for {len(spec.timeline.marks)} marks"
+    for texts in said:
+        repeats = [text for before, text in zip(texts, texts[1:], strict=False) if before == text]
+        assert not repeats, f"a live region said the same thing again: {repeats[0]!r}"
+
+
+# Reduced motion: nothing plays by itself.
+
+
+def test_with_reduced_motion_nothing_plays_by_itself(open_context, panel_on_page):
+    spec, path = panel_on_page
+    if not spec.timeline:
+        pytest.skip(f"{spec.lesson} has no playback")
+    page = open_context(reduced_motion="reduce").new_page()
+    panel_page = open_panel(page, spec.lesson, path)
+    expect(panel_page.panel).to_contain_text(spec.playback.stepping_hint)
+    control = settings(spec)[0]
+    set_control(panel_page, control, another_value(control))  # some lessons play again on any change
+    settle(page, 30)
+    expect(panel_page.timeline).to_have_value("0")
+    panel_page.button(spec.playback.play).click()
+    first = spec.timeline.marks[0].at
+    expect(panel_page.timeline).to_have_value(f"{first:g}")
+    expect(panel_page.button(spec.playback.pause)).to_have_count(0)
+    settle(page, 30)
+    expect(panel_page.timeline).to_have_value(f"{first:g}")
+
+
+# Reflow: a 320 px screen, and 200% zoom of a 1280 px window.
+
+VIEWPORTS = {
+    "320 px wide": {"viewport": {"width": 320, "height": 640}},
+    "200% zoom": {"viewport": {"width": 640, "height": 400}, "device_scale_factor": 2},
+}
+
+# Elements that run past the right edge of the page, except inside an element meant to scroll
+# sideways (code blocks, wide tables and charts): those scroll in place, the page does not.
+OVERFLOWING = """() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (element) => {
+        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+            if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return true;
+        }
+        return false;
+    };
+    const shown = (element) => getComputedStyle(element).visibility !== "hidden" && element.getClientRects().length > 0;
+    const past = [...document.body.querySelectorAll("*")].filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.right > width + 0.5 && box.left < width && shown(element) && !scrolls(element);
+    });
+    return {
+        page: document.documentElement.scrollWidth - width,
+        elements: past.slice(0, 10).map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`),
+    };
+}"""
+
+
+@pytest.mark.parametrize("size", sorted(VIEWPORTS))
+def test_no_page_scrolls_sideways_and_every_panel_works_at_320_px_and_200_percent(open_context, pages, panel_paths, size):
+    context = open_context(reduced_motion="reduce", **VIEWPORTS[size])
+    lessons = {path: lesson for lesson, path in panel_paths.items()}
+    found = []
+    for path in pages:
+        page = context.new_page()
+        page.goto(path)
+        if path in lessons:
+            panel_page = open_panel(page, lessons[path], path)
+            spec = panel_page.spec
+            control = settings(spec)[0]
+            set_control(panel_page, control, another_value(control))
+            panel_page.expect_view(spec.view({**spec.defaults(), control.name: another_value(control)}))
+        overflow = page.evaluate(OVERFLOWING)
+        if overflow["page"] > 0 or overflow["elements"]:
+            found.append(f"{path}: the page is {overflow['page']} px wider than the screen; past its edge: {overflow['elements']}")
+        page.close()
+    assert not found, "\n".join(found)
+

@@ -1,0 +1,84 @@
+"""Every public engine function refuses bad input with a ValueError that names the parameter, the
+value and what is allowed: never a bare TypeError, a KeyError or a silently wrong answer.
+
+Each row is one bad call a reader could type in a sample (a list where a name goes, a float budget,
+a missing time, a string where a number goes), with the words the refusal must contain.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from lessonkit import compaction, compaction_session, compression, retrieval
+from lessonkit.compaction import Compaction, Manifest
+from lessonkit.compression import Turn, Window
+
+BY_SIZE = Compaction(after_tokens=3000, keep_recent_events=6)
+BIG_PIN = Window((Turn("T1", "system", 30, 1.0, "You are a release assistant."),))
+
+REFUSALS = [
+    # compression: the issue's own examples first
+    ("replay(list budget)", lambda: compression.replay([24], "evict"), "unknown budget [24]; allowed: 24, 36, 48, 64"),
+    ("replay(list policy)", lambda: compression.replay(24, ["evict"]), "unknown policy ['evict']; allowed: 'evict', 'summarize'"),
+    ("replay(dict fidelity)", lambda: compression.replay(24, "evict", {"x": 1}), "unknown fidelity {'x': 1}; allowed: 'preserve', 'drop'"),
+    ("replay(true budget)", lambda: compression.replay(True, "evict"), "unknown budget True; allowed: 24, 36"),
+    ("replay(float budget)", lambda: compression.replay(24.0, "evict"), "unknown budget 24.0; allowed: 24, 36"),
+    ("replay(no budget)", lambda: compression.replay(None, "evict"), "unknown budget None; allowed: 24"),
+    ("replay(fixture name)", lambda: compression.replay(24, "evict", fixture="context-compression"),
+     "fixture 'context-compression' is not a compression Lesson"),
+    ("at(no time)", lambda: compression.replay(24, "evict").at(None), "time None is outside the timeline; allowed: 0 to 60 seconds"),
+    ("at(text time)", lambda: compression.replay(24, "evict").at("30"), "time '30' is outside the timeline; allowed: 0 to 60 seconds"),
+    ("at(nan)", lambda: compression.replay(24, "evict").at(math.nan), "time nan is outside the timeline; allowed: 0 to 60 seconds"),
+    ("at(list)", lambda: compression.replay(24, "evict").at([30]), "time [30] is outside the timeline"),
+    ("make_room(window)", lambda: compression.make_room("T1 T2", 24, "evict", "preserve", 6), "window 'T1 T2' is not a Window"),
+    ("make_room(budget 0)", lambda: compression.make_room(Window(), 0, "evict", "preserve", 6),
+     "budget 0 is not a number of tokens; allowed: a whole number greater than 0"),
+    ("make_room(summary)", lambda: compression.make_room(Window(), 24, "summarize", "preserve", 2.5), "summary_tokens 2.5 is not a number of tokens"),
+    ("make_room(policy)", lambda: compression.make_room(Window(), 24, {"evict"}, "preserve", 6), "unknown policy {'evict'}"),
+    ("make_room(over pinned)", lambda: compression.make_room(BIG_PIN, 24, "evict", "preserve", 6),
+     "budget 24 cannot hold what is pinned: T1 (30 tokens); allowed: a budget of 30 or more"),
+    ("first_unsupported_mention", lambda: compression.first_unsupported_mention({"budget": 24}), "run {'budget': 24} is not a Replay"),
+    ("turn(list)", lambda: compression.lesson().turn(["T1"]), "unknown turn ['T1']; allowed: T1, T2"),
+    # retrieval
+    ("retrieve(list question)", lambda: retrieval.retrieve(["timeout"]), "unknown question ['timeout']; allowed: 'timeout'"),
+    ("retrieve(tenant)", lambda: retrieval.retrieve("timeout", tenant={"team-a"}), "unknown tenant {'team-a'}; allowed: 'team-a', 'team-b'"),
+    ("retrieve(word budget)", lambda: retrieval.retrieve("timeout", word_budget=40.0), "word budget 40.0 is not a whole number; allowed: 0 to 120 words"),
+    ("retrieve(records)", lambda: retrieval.retrieve("timeout", max_records=True), "maximum records True is not a number; allowed: 1 to 10"),
+    ("retrieve(weight)", lambda: retrieval.retrieve("timeout", recency_weight="0.5"), "recency weight '0.5' is not a number; allowed: 0 to 1"),
+    ("retrieve(age nan)", lambda: retrieval.retrieve("timeout", max_age_hours=math.nan), "maximum age nan is outside 0 to 720 hours"),
+    ("retrieve(flag)", lambda: retrieval.retrieve("timeout", include_previous="yes"),
+     "include previous sessions 'yes' is not a yes-or-no setting; allowed: True, False"),
+    ("stage(list)", lambda: retrieval.retrieve("timeout").stage(["final"]), "unknown stage ['final']; allowed: 'stored'"),
+    ("candidate(none)", lambda: retrieval.retrieve("timeout").candidate(None), "unknown record None; allowed: 'M1'"),
+    ("question(number)", lambda: retrieval.lesson().question(3), "unknown question 3; allowed: 'timeout'"),
+    ("tokenize(none)", lambda: retrieval.tokenize(None), "text None is not text; allowed: a string"),
+    ("word_count(bytes)", lambda: retrieval.word_count(b"two words"), "text b'two words' is not text; allowed: a string"),
+    ("recency(text)", lambda: retrieval.recency("24"), "age '24' is not a number of hours; allowed: 0 hours or more"),
+    ("recency(negative)", lambda: retrieval.recency(-1), "age -1 is not a number of hours; allowed: 0 hours or more"),
+    ("pack(budget)", lambda: retrieval.pack([], -1, 3), "word budget -1 is outside 0 to 120 words"),
+    ("pack(records)", lambda: retrieval.pack(["M1"], 40, 3), "ranked ['M1'] is not a sequence of memory records"),
+    # compaction
+    ("Compaction(list)", lambda: Compaction(after_tokens=[3000], keep_recent_events=6), "after_tokens is [3000]; allowed: a whole number greater than 0"),
+    ("Compaction(summarizer)", lambda: Compaction(after_invocations=4, overlap=1, summarizer=["x"]), "summarizer is ['x']; allowed: a dotted path"),
+    ("Manifest(package)", lambda: Manifest("agent", 7), "package 7 is not a package name"),
+    ("Manifest(kind)", lambda: Manifest(["agent"], "x"), "manifest kind ['agent'] is unknown; allowed: 'agent', 'workflow'"),
+    ("start(manifest)", lambda: compaction.start("agent.yaml"), "manifest 'agent.yaml' is not a Manifest"),
+    ("start(root)", lambda: compaction.start(Manifest("agent", "x"), root=["LlmAgent"]), "root ['LlmAgent'] is unknown; allowed: 'LlmAgent'"),
+    ("load_summarizer(path)", lambda: compaction.load_summarizer(7, "x"), "summarizer 7 is not a dotted name"),
+    ("load_summarizer(package)", lambda: compaction.load_summarizer(".terse", None), "package None is not a dotted name"),
+    ("adk_config_fields", lambda: compaction.adk_config_fields({"after_tokens": 3}), "compaction is {'after_tokens': 3}; allowed: a Compaction"),
+    ("simulate(setting)", lambda: compaction_session.simulate({"after_tokens": 3000}), "compaction is {'after_tokens': 3000}; allowed: a Compaction"),
+    ("simulate(summarizer)", lambda: compaction_session.simulate(BY_SIZE, ["terse"]), "unknown summarizer ['terse']; allowed: 'terse', 'model'"),
+    ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="compaction"), "fixture 'compaction' is not a compaction Lesson"),
+    ("request(text)", lambda: compaction_session.simulate(BY_SIZE).request("3"), "request '3' is not in the run; allowed: 1 to 24"),
+    ("event(none)", lambda: compaction_session.lesson().event(None), "unknown event None; allowed: u1"),
+]
+
+
+@pytest.mark.parametrize(("call", "words"), [pytest.param(call, words, id=name) for name, call, words in REFUSALS])
+def test_a_bad_argument_is_refused_by_name_value_and_what_is_allowed(call, words):
+    with pytest.raises(ValueError) as refused:
+        call()
+    assert words in str(refused.value)
