@@ -271,8 +271,10 @@ def summary_lines(summary: Summary, by_id: dict[str, Entry]) -> Markup:
         lines = []
         for kept in summary.keeps:
             entry = by_id[kept]
-            text = f"{entry.id}: the earlier summary" if isinstance(entry, Summary) else f"{said_by(entry)}: {entry.text}"
-            lines.append(h("li", {}, text))
+            if isinstance(entry, Summary):  # an earlier summary goes in whole, as its lines
+                lines.append(h("li", {"class": "lk-carried"}, f"{entry.id}, carried whole:", summary_lines(entry, by_id)))
+            else:
+                lines.append(h("li", {}, f"{said_by(entry)}: {entry.text}"))
         return h("ul", {"class": "lk-summary-lines"}, lines)
     return h(
         "p",
