@@ -8,9 +8,9 @@ from lessonkit.panel import Panel
 
 # Each value is "module:attribute"; panels load lazily so one lesson's import cost is its own.
 PANELS = {
-    "context-compaction": "lessonkit.panels.compaction:PANEL",
     "context-compression": "lessonkit.panels.compression:PANEL",
     "control-kinds": "lessonkit.panels.control_kinds:PANEL",
+    "context-compaction": "lessonkit.panels.compaction:PANEL",
 }
 
 
