@@ -34,9 +34,14 @@ HERE = Path(__file__).resolve().parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tryfirst: the marker must be on the items before `-m "not browser"` deselects by it.
+    in_browser = {item.nodeid for item in items if HERE in Path(item.path).resolve().parents}
     for item in items:
-        if HERE in Path(item.path).resolve().parents:
+        if item.nodeid in in_browser:
             item.add_marker(pytest.mark.browser)
+    # The browser tests run last. Playwright's sync API leaves its event loop marked as running in
+    # the main thread for the whole session, and asyncio.run, which the google-adk checks and the
+    # compaction page's ADK samples use, refuses to start under a running loop.
+    items.sort(key=lambda item: item.nodeid in in_browser)
 
 
 # --- the site and the browser, once per session -------------------------------------------------
