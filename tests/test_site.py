@@ -1,5 +1,6 @@
 """The site builds strictly with the network off, and its pages reference nothing from another origin."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -25,6 +26,12 @@ def network_off_prefix() -> list[str]:
     return []
 
 
+def python_path() -> dict[str, str]:
+    """PYTHONPATH, when the tests were given one: a checkout whose shared environment installs another
+    checkout's src must build with its own."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+
+
 @pytest.fixture(scope="module")
 def offline_build(tmp_path_factory):
     prefix = network_off_prefix()
@@ -33,7 +40,7 @@ def offline_build(tmp_path_factory):
     site = tmp_path_factory.mktemp("site")
     result = subprocess.run(
         [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1"},
+        cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", **python_path()},
     )
     assert result.returncode == 0, f"mkdocs build --strict failed with the network off:\n{result.stderr}"
     return site
