@@ -29,6 +29,7 @@ PACKAGE = "lessonkit"
 RULE_BASED_PATH = ".compaction_session.terse"
 SUMMARIZER_PATHS = {"model": "", "terse": RULE_BASED_PATH}
 SUMMARIZER_LABELS = {"model": "The agent's model", "terse": "Rule-based (Terse)"}
+SUMMARIZER_WORDS = {"model": "the agent's model", "terse": "the rule-based summarizer"}  # by the summarizer's name
 MANIFESTS = {"agent": "Agent", "workflow": "Workflow"}
 MOMENTS = {"build": "the manifest is built", "start": "the pod starts"}
 
@@ -92,10 +93,6 @@ def uncompacted() -> Run:
     return simulate(lesson().presets["by-size"])
 
 
-def summarizer_words(run: Run) -> str:
-    return "the rule-based summarizer" if run.summarizer == "terse" else "the agent's model"
-
-
 def totals(run: Run) -> str:
     calls = "call" if run.summarizer_calls == 1 else "calls"
     return (
@@ -126,7 +123,7 @@ def written_between(run: Run, request: Request) -> list[Summary]:
     return [d.summary for d in run.decisions if d.summary is not None and after_request(run, d) == request.number - 1]
 
 
-def span_words(run: Run, summary: Summary) -> str:
+def span_words(summary: Summary) -> str:
     return f"{summary.covered[0]}–{summary.covered[-1]}"
 
 
@@ -193,7 +190,7 @@ def status(run: Run, request: Request | None) -> str:
     parts.append(f"{raw} raw {'event' if raw == 1 else 'events'}")
     files = f", with {', '.join(file.name for file in request.attached)} attached" if request.attached else ""
     new = written_between(run, request)
-    just = f" Written just before it: {', '.join(f'{s.id} of {span_words(run, s)}' for s in new)}." if new else ""
+    just = f" Written just before it: {', '.join(f'{s.id} of {span_words(s)}' for s in new)}." if new else ""
     return (
         f"Request {request.number} of {len(run.requests)}, turn {request.turn}: the model sees {' and '.join(parts)}{files}; "
         f"{request.prompt:,} prompt tokens, {request.uncompacted:,} without compaction.{just} {whole}"
@@ -216,7 +213,7 @@ def setting_words(params: Params) -> str:
 def baseline_text(params: Params, result: Run | Refusal) -> str:
     if isinstance(result, Refusal):
         return f"{setting_words(params)}: refused when {MOMENTS[result.moment]}"
-    return f"{setting_words(params)}, {summarizer_words(result)}: {totals(result)}"
+    return f"{setting_words(params)}, {SUMMARIZER_WORDS[result.summarizer]}: {totals(result)}"
 
 
 # The view.
@@ -287,14 +284,13 @@ def summary_lines(summary: Summary, by_id: dict[str, Entry]) -> Markup:
 
 def seen_row(entry: Entry, by_id: dict[str, Entry]) -> Markup:
     if isinstance(entry, Summary):
-        who = "the rule-based summarizer" if entry.by == "terse" else "the agent's model"
         return h(
             "li",
             {"class": ["lk-seen", "lk-summary"], "data-id": entry.id},
             h("span", {"class": "lk-id"}, entry.id), " ",
-            h("span", {"class": "lk-kind"}, f"summary by {who}"), " ",
+            h("span", {"class": "lk-kind"}, f"summary by {SUMMARIZER_WORDS[entry.by]}"), " ",
             h("span", {"class": "lk-tokens"}, f"{entry.tokens:,} tokens"), " ",
-            h("span", {"class": "lk-covers"}, f"stands in for {entry.covered[0]}–{entry.covered[-1]} ({len(entry.covered)} events)"),
+            h("span", {"class": "lk-covers"}, f"stands in for {span_words(entry)} ({len(entry.covered)} events)"),
             summary_lines(entry, by_id),
         )
     return h(
