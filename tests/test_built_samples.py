@@ -56,7 +56,7 @@ def built_samples(site: Path, lesson: Path) -> list[tuple[str | None, str | None
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.stem)
 def test_the_built_page_carries_each_editable_samples_block_id_and_session(built_site, lesson):
-    shown = [sample for sample in find_samples(lesson.read_text(encoding="utf-8")) if sample.shows_source]
+    shown = [sample for sample in find_samples(lesson.read_text(encoding="utf-8")) if sample.editable]
     assert shown, f"{lesson.name} has no editable samples"
     assert built_samples(built_site, lesson) == [(sample.block_id, sample.session or "") for sample in shown]
 
@@ -75,5 +75,5 @@ def test_sybil_runs_each_sample_under_the_block_id_and_session_the_built_page_gi
     examples = list(Sybil(parsers=[parse_samples], path=str(DOCS)).parse(lesson))
     for example in examples:
         example.evaluate()
-    under_sybil = [(example.parsed.block_id, example.parsed.session or "") for example in examples if example.parsed.shows_source]
+    under_sybil = [(example.parsed.block_id, example.parsed.session or "") for example in examples if example.parsed.editable]
     assert under_sybil == built_samples(built_site, lesson)

@@ -153,3 +153,26 @@ def test_a_sample_laid_out_so_the_editor_cannot_find_its_source_is_refused_with_
     page = '```python exec="on" source="below"\nprint(1)\n```\n'
     with pytest.raises(ValueError, match=r'page, line 1: a sample with source="below" cannot be edited in the page; use source="above"'):
         on_page_markdown(page, None, None, None)
+
+
+def test_a_sample_marked_editable_no_runs_and_shows_but_is_not_offered_for_editing():
+    page = '```python exec="on" source="above" editable="no" session="adk"\nprint("build only")\n```\n\n' + PAGE
+    samples = find_samples(page)
+    assert [(s.shows_source, s.editable) for s in samples[:3]] == [(True, False), (True, True), (True, True)]
+    wrapped = on_page_markdown(page, None, None, None)
+    assert wrapped.count('<div class="lk-sample"') == 2 and 'data-session="adk"' not in wrapped
+    # markdown-exec never reads lessonkit's option: it would hand it on to the output's code block.
+    assert 'editable=' not in wrapped and '```python exec="on" source="above" session="adk"\nprint("build only")' in wrapped
+
+
+def test_an_editable_value_that_is_neither_yes_nor_no_is_refused_naming_the_line():
+    page = '```python exec="on" source="above" editable="false"\nprint(1)\n```\n'
+    with pytest.raises(ValueError, match=r'page, line 1: editable="false" is not a choice a sample has; use editable="yes" or editable="no"'):
+        on_page_markdown(page, None, None, None)
+
+
+def test_a_sample_marked_editable_no_still_runs_under_sybil(tmp_path):
+    page = '```python exec="on" source="above" editable="no"\nraise ValueError("ran")\n```\n'
+    (example,) = collect(tmp_path, page)
+    with pytest.raises(SybilFailure, match="ValueError: ran"):
+        example.evaluate()

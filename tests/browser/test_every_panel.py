@@ -60,7 +60,16 @@ def shown_value(panel_page: PanelPage, control: Any) -> Any:
 
 
 def settings(spec: Panel) -> list[Any]:
-    return [control for control in spec.controls if not isinstance(control, Text)]
+    """The panel's settings in an order a reader can change every one of them in: what a toggle
+    enables is changed while the toggle is on, so before a toggle that starts on is switched off."""
+    controls = [control for control in spec.controls if not isinstance(control, Text)]
+    ordered: list[Any] = []
+    for control in controls:
+        if control in ordered:
+            continue
+        enabled = [other for other in controls if other.name in getattr(control, "enables", ()) and other not in ordered]
+        ordered += [*enabled, control] if isinstance(control, Toggle) and control.default else [control, *enabled]
+    return ordered
 
 
 def changed_params(spec: Panel) -> dict[str, Any]:

@@ -29,6 +29,12 @@ QUOTED_OPENING = re.compile(r"^[ \t]*>[ \t>]*(?:`{3,}|~{3,})(?P<info>[^\n]*)$", 
 # Where markdown-exec puts the source decides where the page's editor finds it: the source must
 # come first, then the output, as these layouts render them.
 EDITABLE_SOURCES = ("above", "block", "material-block")
+# editable="no": a sample the page shows but does not offer for editing, because its code needs what
+# the browser's Python lacks (google-adk, say). It runs at build time and in the tests only. The
+# option is lessonkit's: the build takes it out before markdown-exec reads the fence.
+EDITABLE = "editable"
+EDITABLE_VALUES = ("yes", "no")
+EDITABLE_OPTION = re.compile(rf'[ \t]+{EDITABLE}="[^"]*"')
 
 
 @dataclass(frozen=True)
@@ -48,12 +54,30 @@ class Sample:
     def shows_source(self) -> bool:
         return "source" in self.options
 
+    @property
+    def editable(self) -> bool:
+        """Offered for editing in the page: it shows its source, and does not say editable="no"."""
+        return self.shows_source and self.options.get(EDITABLE, "yes") != "no"
+
     def check_editable(self, where: str) -> None:
-        """Refuse a source layout the in-page editor cannot read, naming the layouts it can."""
+        """Refuse a source layout the in-page editor cannot read, naming the layouts it can, and an unknown editable= value."""
+        chosen = self.options.get(EDITABLE, "yes")
+        if chosen not in EDITABLE_VALUES:
+            allowed = " or ".join(f'{EDITABLE}="{value}"' for value in EDITABLE_VALUES)
+            raise ValueError(f'{where}, line {self.line}: {EDITABLE}="{chosen}" is not a choice a sample has; use {allowed}')
+        if not self.editable:
+            return
         layout = self.options.get("source")
         if layout is not None and layout not in EDITABLE_SOURCES:
             allowed = ", ".join(f'source="{name}"' for name in EDITABLE_SOURCES)
             raise ValueError(f'{where}, line {self.line}: a sample with source="{layout}" cannot be edited in the page; use {allowed}')
+
+
+def without_lessonkit_options(fence: str) -> str:
+    """The fence as markdown-exec must read it: its opening line without lessonkit's own options,
+    which markdown-exec would hand on to the output's code block and so break it."""
+    opening, newline, rest = fence.partition("\n")
+    return EDITABLE_OPTION.sub("", opening) + newline + rest
 
 
 def executed(info: str) -> tuple[str, dict[str, str]] | None:

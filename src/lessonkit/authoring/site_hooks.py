@@ -4,7 +4,8 @@
   one per page, so the build runs them exactly as the reader's page and the tests do.
 - Each runnable sample that shows its source is wrapped in ``<div class="lk-sample">`` carrying its session
   and its block id, so the page shell can make it editable and run it in the worker under the same
-  ``__name__`` and in the same session as the build.
+  ``__name__`` and in the same session as the build; a sample marked ``editable="no"`` is shown as
+  it is, for code the browser's Python cannot run.
 - After the build, the pinned Pyodide is copied from node_modules and a fresh lessonkit wheel is
   built straight into the site, with a manifest telling the worker their names. Building the
   wheel here (not in a separate step) means `mkdocs serve` always ships the engine being edited.
@@ -23,7 +24,7 @@ from typing import Any
 import markdown_exec
 from pymdownx.superfences import SuperFencesException
 
-from lessonkit.authoring.samples import check_placement, find_samples
+from lessonkit.authoring.samples import check_placement, find_samples, without_lessonkit_options
 from lessonkit.samples import PageSamples, SampleFailed
 
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -87,17 +88,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     _page = BuildPage(where, [sample.block_id for sample in samples])
     pieces, last = [], 0
     for sample in samples:
-        if not sample.shows_source:  # generated content (a table, a figure), not a sample to edit
-            continue
+        fence = without_lessonkit_options(markdown[sample.start : sample.end])
         sample.check_editable(where)
-        session = html.escape(sample.session or "", quote=True)
-        block = html.escape(sample.block_id, quote=True)
-        pieces += [
-            markdown[last : sample.start],
-            f'<div class="lk-sample" data-session="{session}" data-block-id="{block}" markdown="1">\n\n',
-            markdown[sample.start : sample.end],
-            "\n\n</div>",
-        ]
+        # Generated content (a table, a figure) and editable="no" samples are shown as they are.
+        if sample.editable:
+            session = html.escape(sample.session or "", quote=True)
+            block = html.escape(sample.block_id, quote=True)
+            fence = f'<div class="lk-sample" data-session="{session}" data-block-id="{block}" markdown="1">\n\n{fence}\n\n</div>'
+        pieces += [markdown[last : sample.start], fence]
         last = sample.end
     return "".join(pieces) + markdown[last:]
 

@@ -11,6 +11,7 @@ PANELS = {
     "context-compression": "lessonkit.panels.compression:PANEL",
     "control-kinds": "lessonkit.panels.control_kinds:PANEL",
     "working-memory": "lessonkit.panels.working_memory:PANEL",
+    "context-compaction": "lessonkit.panels.compaction:PANEL",
 }
 
 
