@@ -27,14 +27,24 @@ DOTTED = re.compile(r"\b(?P<module>lessonkit(?:\.\w+)+)\.(?P<name>\w+)\b")
 
 
 @lru_cache(maxsize=64)
-def public_names(module_name: str) -> list[str]:
-    """The functions and classes a module defines whose names don't start with an underscore."""
+def public_functions(module_name: str) -> list[str]:
+    """The functions a module defines whose names don't start with an underscore, cached ones included."""
     module = import_module(module_name)
     return [
         name
         for name, value in vars(module).items()
-        if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value)) and value.__module__ == module_name
+        # lru_cache hides a function behind a wrapper that is not a function: look at what it wraps.
+        if not name.startswith("_") and inspect.isfunction(inspect.unwrap(value)) and value.__module__ == module_name
     ]
+
+
+@lru_cache(maxsize=64)
+def public_names(module_name: str) -> list[str]:
+    """The functions and classes a module defines whose names don't start with an underscore."""
+    module = import_module(module_name)
+    defined = [(name, value) for name, value in vars(module).items() if getattr(value, "__module__", None) == module_name]
+    classes = [name for name, value in defined if not name.startswith("_") and inspect.isclass(value)]
+    return public_functions(module_name) + classes
 
 
 @dataclass
