@@ -6,7 +6,8 @@
   the page ends with the functions its samples import, each linked.
 - Every page ends with where its source is and when it last changed, read from the local git
   repository at build time: nothing is asked of a network, at build time or in the browser.
-- The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``).
+- The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
+  and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
 
 Kept apart from ``site_hooks.py``, which puts the browser runtime into the site.
 """
@@ -43,6 +44,8 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
     from mkdocs.utils import get_relative_url
 
     source = page.file.src_uri
+    if source.endswith(".ipynb"):
+        page_html = notebooks.download_link(Path(source).name) + page_html
     if source.startswith(LINKED_PAGES):
         glossary_url = get_relative_url("glossary/", page.url)
         page_html, _ = glossary.link_first_uses(page_html, _terms, glossary_url)

@@ -165,9 +165,12 @@ def execute(path: Path, root: Path) -> Executed:
                 notebook.cells.pop()
             printed = "".join(output.get("text", "") for output in probe.outputs if output.get("name") == "stdout")
             values = json.loads(printed)
+    docs = root / "docs"
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
-            cell.source = site_links(_resolved(cell.source), path, root / "docs")
+            cell.source = _resolved(cell.source)
+            if path.resolve().is_relative_to(docs.resolve()):  # a page of the site, linking to its neighbours
+                cell.source = site_links(cell.source, path.resolve(), docs.resolve())
     checked = tuple(NotebookClaim(cell, claim, value) for (cell, claim), value in zip(claims, values, strict=True))
     return Executed(notebook, checked, unmarked)
 
@@ -187,7 +190,21 @@ def build_copy(path: Path, root: Path) -> Path:
         raise NotebookClaimMismatch(f"{path}:\n  " + "\n  ".join(problems))
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(executed.notebook, target)
+    # Copies made from older sources will not be asked for again.
+    for stale in (root / CACHE).glob(f"*/{path.name}"):
+        if stale != target:
+            stale.unlink()
+            if not any(stale.parent.iterdir()):
+                stale.parent.rmdir()
     return target
+
+
+def download_link(name: str) -> str:
+    """The notebook page's offer of its executed notebook, which mkdocs-jupyter copies beside the page."""
+    return (
+        f'<p class="lk-notebook-download"><a href="{name}" download>Download this notebook ({name})</a>, '
+        'executed when this site was built; <a href="../">how to run it</a>.</p>\n'
+    )
 
 
 def prepare(files: Any, config: Any, root: Path) -> Any:
