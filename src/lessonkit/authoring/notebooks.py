@@ -65,19 +65,42 @@ class Executed:
     unmarked: tuple[str, ...]  # bare numbers in Markdown cells, "cell N, line L: text"
 
 
-def _sources(root: Path) -> list[Path]:
-    # What a notebook's run depends on: the package it imports and its data, and the two build tools
-    # that check and write its claims; not the rest of the build tools, which a notebook never runs.
+IMPORTS = re.compile(r"^\s*(?:from\s+(lessonkit(?:\.\w+)*)\s+import|import\s+(lessonkit(?:\.\w+)*))", re.MULTILINE)
+
+
+def _module_file(package: Path, name: str) -> Path | None:
+    path = package.joinpath(*name.split(".")[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _sources(notebook: Path, root: Path) -> list[Path]:
+    """What a notebook's run depends on: the lessonkit modules it imports, and theirs, their data, and
+    the build tools that check and write its claims. A new lesson's engine is not among them,
+    so adding a lesson does not make every notebook run again."""
     package = root / "src" / "lessonkit"
-    engine = [path for path in package.rglob("*.py") if "authoring" not in path.relative_to(package).parts]
-    tools = [package / "authoring" / "notebooks.py", package / "authoring" / "claims.py"]
-    return sorted([*engine, *tools, *(root / "fixtures").glob("*.json")])
+    code = "\n".join(cell.get("source", "") if isinstance(cell.get("source"), str) else "".join(cell["source"])
+                     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code")
+    found: set[Path] = {package / "__init__.py"}
+    todo = [name for match in IMPORTS.finditer(code) for name in match.groups() if name]
+    while todo:
+        path = _module_file(package, todo.pop())
+        if path is not None and path not in found:
+            found.add(path)
+            todo += [name for match in IMPORTS.finditer(path.read_text(encoding="utf-8")) for name in match.groups() if name]
+    # An engine names its fixture as a string ("compaction", or LESSON = "working-memory").
+    sources = "\n".join(path.read_text(encoding="utf-8") for path in found)
+    data = [path for path in (root / "fixtures").glob("*.json") if f'"{path.stem}"' in sources]
+    tools = [package / "authoring" / "notebooks.py", package / "authoring" / "claims.py", package / "authoring" / "prose.py"]
+    return sorted([*found, *tools, *data])
 
 
 def cache_key(notebook: Path, root: Path) -> str:
     digest = hashlib.sha256(notebook.read_bytes())
     digest.update(sys.version.encode())
-    for path in _sources(root):
+    for path in _sources(notebook, root):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     # Which pages exist decides which of the notebook's links are links (see site_links).
