@@ -21,6 +21,7 @@ import math
 import os
 import posixpath
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,7 +176,9 @@ def execute(path: Path, root: Path) -> Executed:
     env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(root)}})
     client.reset_execution_trackers()
-    with client.setup_kernel(env=env):
+    # The kernel listens on loopback only and says so on stderr, in a warning for each notebook that
+    # would bury the build's own messages; a kernel that fails to start still fails the cell it runs.
+    with client.setup_kernel(env=env, stderr=subprocess.DEVNULL):
         for index, cell in enumerate(notebook.cells):
             client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
         values: list[Any] = []
