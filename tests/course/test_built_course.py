@@ -172,3 +172,11 @@ def test_a_lessons_first_use_of_a_glossary_term_links_to_its_entry(site):
     link = re.search(r'<a class="lk-term" href="../../glossary/#provenance" title="Provenance: ([^"]+)">provenance</a>', text)
     assert link and link.group(1).startswith("Who said a fact")
     assert text.count('href="../../glossary/#provenance"') == 1
+
+
+def test_a_code_block_that_shows_fences_stays_one_block_in_the_markdown_copy(site):
+    guide = (site / "authoring" / "index.md").read_text(encoding="utf-8")
+    page = guide[guide.index("---\nengine: lessonkit.truncation") - 5 :]
+    assert page.startswith("````\n---\nengine: lessonkit.truncation")
+    block = page[: page.index("\n````\n", 5)]
+    assert "```lessonkit-panel\ntruncation\n```" in block and 'session="truncation"' in block

@@ -8,9 +8,11 @@ reader hears for it; a notebook's styles, scripts and prompts go, its code and o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bs4 import NavigableString
+from mkdocs_llmstxt._internal import plugin as llmstxt
 from mkdocs_llmstxt._internal.preprocess import autoclean
 
 DROPPED = ("style", "script", "noscript", "template", "button")
@@ -30,3 +32,26 @@ def preprocess(soup: Any, output: str) -> None:
             paragraph.append(NavigableString(f"[Chart] {words}"))
             chart.replace_with(paragraph)
     autoclean(soup)
+
+
+def _fenced(convert_pre: Any) -> Any:
+    """markdownify fences every code block with three backticks; a block that shows a page's source
+    (the authoring guide's) holds fences of its own, which would close it early and turn the rest of
+    the copy inside out. Such a block gets a fence one backtick longer than any inside it."""
+
+    def convert(element: Any, text: str, parent_tags: Any) -> str:
+        converted = convert_pre(element, text, parent_tags)
+        inner = max((len(run) for run in re.findall(r"`{3,}", text)), default=0)
+        if not inner:
+            return converted
+        fence = "`" * (inner + 1)
+        body = converted.strip("\n")
+        return f"\n\n{fence}{body[3:-3]}{fence}\n\n"
+
+    return convert
+
+
+# Once, however many pages the plugin converts: the plugin keeps one converter for the whole build.
+if not getattr(llmstxt._converter, "lessonkit_fenced", False):
+    llmstxt._converter.convert_pre = _fenced(llmstxt._converter.convert_pre)
+    llmstxt._converter.lessonkit_fenced = True
