@@ -34,9 +34,15 @@ HERE = Path(__file__).resolve().parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tryfirst: the marker must be on the items before `-m "not browser"` deselects by it.
+    browser = []
     for item in items:
         if HERE in Path(item.path).resolve().parents:
             item.add_marker(pytest.mark.browser)
+            browser.append(item)
+    # The browser runs last: quick feedback first, and Playwright's sync API leaves its event loop
+    # set as running in this thread, where a later test's asyncio.run() (ADK's runner) would refuse.
+    last = set(browser)
+    items[:] = [item for item in items if item not in last] + browser
 
 
 # --- the site and the browser, once per session -------------------------------------------------
