@@ -159,7 +159,28 @@ class Pod:
 
 
 def load_summarizer(path: str, package: str) -> Summarizer:
-    """What a summarizer path names: a leading dot is relative to `package`; a class is built with no arguments."""
+    """What a summarizer path names: a leading dot is relative to `package`; a class is built with no arguments.
+
+    Args:
+        path: A dotted path, such as ``".compaction_session.Terse"``.
+        package: The package a leading dot is relative to (the agent's package).
+
+    Returns:
+        The summarizer the path names.
+
+    Raises:
+        lessonkit.compaction.Refusal: At start: the path does not import, or names something that is
+            not a summarizer.
+
+    Examples:
+        >>> from lessonkit.compaction import load_summarizer
+        >>> load_summarizer(".compaction_session.Terse", "lessonkit").name
+        'terse'
+        >>> load_summarizer(".nope.Terse", "lessonkit")
+        Traceback (most recent call last):
+        ...
+        lessonkit.compaction.Refusal: summarizer '.nope.Terse' does not import from package 'lessonkit': No module named 'lessonkit.nope'
+    """
     for name, value in (("summarizer", path), ("package", package)):
         if not isinstance(value, str) or not value:
             raise ValueError(f"{name} {value!r} is not a dotted name; allowed: a non-empty string such as '.summarizers.terse'")
@@ -179,7 +200,31 @@ def load_summarizer(path: str, package: str) -> Summarizer:
 
 
 def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
-    """Start a pod: resolve the summarizer, refusing a root the default summarizer cannot use."""
+    """Start a pod: resolve the summarizer, refusing a root the default summarizer cannot use.
+
+    Args:
+        manifest: The agent's manifest.
+        root: What the agent's ``build()`` returns: ``"LlmAgent"`` or a workflow agent's class name.
+
+    Returns:
+        The started pod, with the summarizer it will compact with (None without compaction).
+
+    Raises:
+        ValueError: `root` is not a known agent class.
+        lessonkit.compaction.Refusal: At start: the summarizer path does not resolve, or the root has
+            no model for the default summarizer.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction, Manifest, start
+        >>> manifest = Manifest("agent", "lessonkit", Compaction(after_invocations=4, overlap=1))
+        >>> start(manifest).summarizer.name
+        'model'
+        >>> start(manifest, "SequentialAgent").summarizer  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lessonkit.compaction.Refusal: compaction summarizes with the root agent's model, and build() returned SequentialAgent, ...
+        Remove the `compaction` block, or return an LlmAgent from build().
+    """
     if not isinstance(manifest, Manifest):
         raise ValueError(f"manifest {manifest!r} is not a Manifest; allowed: a Manifest")  # noqa: TRY004 - bad input is a ValueError
     if root not in ROOTS:
@@ -258,7 +303,19 @@ ADK_REFUSALS = (
 
 
 def adk_config_fields(compaction: Compaction) -> dict[str, Any]:
-    """The keyword arguments of ADK's `EventsCompactionConfig` that run this setting (summarizer aside)."""
+    """The keyword arguments of ADK's `EventsCompactionConfig` that run this setting (summarizer aside).
+
+    Args:
+        compaction: A setting that was accepted.
+
+    Returns:
+        ADK's field names with this setting's values; fields left out are not listed.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction, adk_config_fields
+        >>> adk_config_fields(Compaction(after_tokens=3000, keep_recent_events=6))
+        {'token_threshold': 3000, 'event_retention_size': 6}
+    """
     if not isinstance(compaction, Compaction):
         raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - bad input is a ValueError
     names = {row.field: row.adk_field for row in ADK_FIELDS if row.field != "summarizer"}

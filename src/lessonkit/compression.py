@@ -219,6 +219,22 @@ class Lesson:
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:
+    """The compression lesson's fixture, validated once and kept.
+
+    Returns:
+        The eight-turn conversation, its budgets, its fact and the summary's fixed size.
+
+    Raises:
+        lessonkit.fixtures.FixtureError: The fixture is malformed; the message names the file, the
+            record and the field.
+
+    Examples:
+        >>> from lessonkit.compression import lesson
+        >>> lesson().budgets
+        (24, 36, 48, 64)
+        >>> lesson().turn("T2").role
+        'user'
+    """
     return Lesson.from_record(read_fixture(LESSON))
 
 
@@ -256,7 +272,29 @@ class Arrival:
 
 
 def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_tokens: int) -> tuple[Window, tuple[str, ...]]:
-    """Apply the overflow policy until the window fits, returning it and what was done, in order."""
+    """Apply the overflow policy until the window fits, returning it and what was done, in order.
+
+    Pinned turns never go: if only pinned turns are left over budget, the window stays over it.
+
+    Args:
+        window: The window just after a turn arrived, possibly over budget.
+        budget: The most teaching tokens the window may hold.
+        policy: ``"evict"`` drops the oldest unpinned turn; ``"summarize"`` folds it into the summary.
+        fidelity: ``"preserve"`` copies user-backed evidence into the summary; ``"drop"`` leaves it out.
+        summary_tokens: The fixed size of the summary when one is created.
+
+    Returns:
+        The window that fits, and each operation as the page shows it (``"evict T2"``).
+
+    Examples:
+        >>> from lessonkit.compression import Window, lesson, make_room
+        >>> turns = [lesson().turn(turn_id) for turn_id in ("T1", "T2", "T3", "T4")]
+        >>> window, done = make_room(Window(tuple(turns)), 24, "evict", "preserve", 6)
+        >>> window.ids, done
+        (('T1', 'T3', 'T4'), ('evict T2',))
+        >>> make_room(Window(tuple(turns)), 24, "summarize", "preserve", 6)[1]
+        ('create S', 'fold T2 into S', 'fold T3 into S')
+    """
     check_instance("window", window, Window, "a Window")
     check_whole("budget", budget)
     check_choice("policy", policy, POLICIES)
@@ -285,6 +323,24 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
 
 
 def check_choice(kind: str, value: Any, allowed: Mapping[Any, str] | tuple[Any, ...]) -> None:
+    """Refuse a value that is not one of the allowed choices, naming them.
+
+    Args:
+        kind: What the value is, as the message names it ("policy", "budget").
+        value: The value given.
+        allowed: The allowed values, or a mapping whose keys are.
+
+    Raises:
+        ValueError: `value` is not allowed; the message lists what is.
+
+    Examples:
+        >>> from lessonkit.compression import POLICIES, check_choice
+        >>> check_choice("policy", "evict", POLICIES)
+        >>> check_choice("policy", "drop", POLICIES)
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown policy 'drop'; allowed: 'evict', 'summarize'
+    """
     # Compared one by one, and by type: a list is refused by name rather than failing to hash,
     # and True is not the budget 1 nor 24.0 the budget 24.
     if not any(type(value) is type(option) and value == option for option in allowed):
@@ -322,7 +378,31 @@ class Replay:
 
 
 def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson | None = None) -> Replay:
-    """Every arrival of the fixture's conversation under one budget, policy and fidelity."""
+    """Every arrival of the fixture's conversation under one budget, policy and fidelity.
+
+    Args:
+        budget: One of the fixture's budgets, in teaching tokens.
+        policy: ``"evict"`` or ``"summarize"``.
+        fidelity: ``"preserve"`` or ``"drop"``; it only matters when summarizing.
+        fixture: Another validated lesson to replay; the course's own when omitted.
+
+    Returns:
+        The replay: the window after each arrival, found by time with ``at`` or last with ``final``.
+
+    Raises:
+        ValueError: The budget, policy or fidelity is not one the lesson offers.
+
+    Examples:
+        >>> from lessonkit.compression import replay
+        >>> replay(24, "evict").at(30).retained
+        ('T1', 'T3', 'T4')
+        >>> replay(24, "summarize", "preserve").final.answer
+        'deployment region: Mumbai'
+        >>> replay(25, "evict")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown budget 25; allowed: 24, 36, 48, 64
+    """
     fixture = lesson() if fixture is None else fixture
     check_instance("fixture", fixture, Lesson, "a compression Lesson, or None for the lesson's own")
     check_choice("policy", policy, POLICIES)
@@ -338,6 +418,20 @@ def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson
 
 
 def first_unsupported_mention(run: Replay) -> Arrival | None:
-    """The first arrival at which the fact is still mentioned but no longer user-backed."""
+    """The first arrival at which the fact is still mentioned but no longer user-backed.
+
+    Args:
+        run: A replay from `replay`.
+
+    Returns:
+        That arrival, or None if the window never mentions the fact without its evidence.
+
+    Examples:
+        >>> from lessonkit.compression import first_unsupported_mention, replay
+        >>> first_unsupported_mention(replay(24, "evict")).time
+        30
+        >>> first_unsupported_mention(replay(24, "summarize", "preserve")) is None
+        True
+    """
     check_instance("run", run, Replay, "a Replay")
     return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)

@@ -133,38 +133,105 @@ _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 
 
 def tokenize(text: str) -> list[str]:
-    """The terms of `text`: lower-cased words, in order, without the stop words."""
+    """The terms of `text`: lower-cased words, in order, without the stop words.
+
+    Args:
+        text: A record's or a question's text.
+
+    Returns:
+        Its terms; an inner hyphen or apostrophe keeps a word whole.
+
+    Examples:
+        >>> from lessonkit.retrieval import tokenize
+        >>> tokenize("Roll back the INC-42 release")
+        ['roll', 'back', 'inc-42', 'release']
+    """
     _check_text("text", text)
     return [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
 
 
 def word_count(text: str) -> int:
-    """What a record costs in the budget: its whitespace-separated words, punctuation included."""
+    """What a record costs in the budget: its whitespace-separated words, punctuation included.
+
+    Args:
+        text: The record's text.
+
+    Examples:
+        >>> from lessonkit.retrieval import word_count
+        >>> word_count("Roll back, then verify.")
+        4
+    """
     _check_text("text", text)
     return len(text.split())
 
 
 def recency(age_hours: float) -> float:
-    """The recency factor 2 ** (-age / 24 h): one when new, a half after a day, a quarter after two."""
+    """The recency factor 2 ** (-age / 24 h): one when new, a half after a day, a quarter after two.
+
+    Args:
+        age_hours: The record's age in fixture hours.
+
+    Examples:
+        >>> from lessonkit.retrieval import recency
+        >>> recency(0), recency(24), recency(48)
+        (1.0, 0.5, 0.25)
+    """
     if isinstance(age_hours, bool) or not isinstance(age_hours, (int, float)) or not (math.isfinite(age_hours) and age_hours >= 0):
         raise ValueError(f"age {age_hours!r} is not a number of hours; allowed: 0 hours or more")
     return 2.0 ** (-age_hours / HALF_LIFE_HOURS)
 
 
 def inverse_document_frequencies(documents: Sequence[Iterable[str]]) -> dict[str, float]:
-    """Smoothed idf of every term of `documents`: ln((1 + N) / (1 + df)) + 1."""
+    """Smoothed idf of every term of `documents`: ln((1 + N) / (1 + df)) + 1.
+
+    Args:
+        documents: Each document's terms.
+
+    Returns:
+        Each term's idf, as scikit-learn's ``TfidfVectorizer(smooth_idf=True)`` computes it.
+
+    Examples:
+        >>> from lessonkit.retrieval import inverse_document_frequencies
+        >>> idf = inverse_document_frequencies([["rollback", "release"], ["rollback"]])
+        >>> idf["rollback"], round(idf["release"], 4)
+        (1.0, 1.4055)
+    """
     frequencies = Counter(term for terms in documents for term in set(terms))
     n = len(documents)
     return {term: math.log((1 + n) / (1 + df)) + 1 for term, df in frequencies.items()}
 
 
 def term_vector(terms: Iterable[str], idf: Mapping[str, float]) -> dict[str, float]:
-    """Sublinear tf x idf for the terms the fitted vocabulary knows; unknown terms carry no weight."""
+    """Sublinear tf x idf for the terms the fitted vocabulary knows; unknown terms carry no weight.
+
+    Args:
+        terms: A document's terms, repeats included.
+        idf: The fitted idf, from `inverse_document_frequencies`.
+
+    Returns:
+        Each known term's weight, (1 + ln count) x idf.
+
+    Examples:
+        >>> from lessonkit.retrieval import term_vector
+        >>> vector = term_vector(["release", "release", "weather"], {"release": 1.5})
+        >>> round(vector["release"], 4), "weather" in vector
+        (2.5397, False)
+    """
     return {term: (1 + math.log(count)) * idf[term] for term, count in Counter(terms).items() if term in idf}
 
 
 def cosine(u: Mapping[str, float], v: Mapping[str, float]) -> float:
-    """Dot product of two term vectors over their two lengths; 0 when either is empty."""
+    """The cosine of two sparse vectors: their dot product over their two lengths, 0 if either is empty.
+
+    Args:
+        u: A term vector.
+        v: Another term vector.
+
+    Examples:
+        >>> from lessonkit.retrieval import cosine
+        >>> cosine({"release": 1.0}, {"release": 2.0}), cosine({"release": 1.0}, {"rollback": 1.0})
+        (1.0, 0.0)
+    """
     length = math.sqrt(sum(w * w for w in u.values())) * math.sqrt(sum(w * w for w in v.values()))
     if not length:
         return 0.0
@@ -288,6 +355,17 @@ class Lesson:
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:
+    """The working-memory lesson's fixture: its memory records and questions, validated once and kept.
+
+    Raises:
+        lessonkit.fixtures.FixtureError: The fixture is malformed; the message names the file, the
+            record and the field.
+
+    Examples:
+        >>> from lessonkit.retrieval import lesson
+        >>> len(lesson().records), [question.id for question in lesson().questions]
+        (10, ['timeout', 'deployment-region', 'rollback', 'on-call'])
+    """
     return Lesson.from_record(read_fixture(LESSON))
 
 
@@ -300,7 +378,19 @@ def _fitted(records: tuple[MemoryRecord, ...]) -> tuple[dict[str, float], tuple[
 
 
 def newer_records(records: Sequence[MemoryRecord]) -> dict[str, MemoryRecord]:
-    """For each record that has a newer version (same tenant and key, younger), the newest version."""
+    """For each record that has a newer version (same tenant and key, younger), the newest version.
+
+    Args:
+        records: The stored records.
+
+    Returns:
+        The superseded records' IDs, each with the record that supersedes it.
+
+    Examples:
+        >>> from lessonkit.retrieval import lesson, newer_records
+        >>> {old: new.id for old, new in newer_records(lesson().records).items()}
+        {'M1': 'M2', 'M3': 'M8'}
+    """
     newest: dict[tuple[str, str], MemoryRecord] = {}
     for record in records:
         if record.key is not None:
@@ -496,7 +586,22 @@ class Retrieval:
 
 
 def pack(ranked: Sequence[MemoryRecord], word_budget: int, max_records: int) -> tuple[tuple[str, int], ...]:
-    """Greedy packing: each ranked record's outcome and the words left in the budget when it was reached."""
+    """Greedy packing: each ranked record's outcome and the words left in the budget when it was reached.
+
+    Args:
+        ranked: The records in ranked order.
+        word_budget: The words the tray may hold.
+        max_records: The most records the tray may hold.
+
+    Returns:
+        For each record, ``"selected"``, ``"skipped"`` or ``"over-limit"``, and the words left when
+        packing reached it. Records are taken whole or not at all.
+
+    Examples:
+        >>> from lessonkit.retrieval import lesson, pack
+        >>> pack([lesson().record("M5"), lesson().record("M6")], 20, 3)
+        (('selected', 20), ('skipped', 11))
+    """
     _check_number("word budget", word_budget, WORD_BUDGETS, whole=True, unit=" words")
     _check_number("maximum records", max_records, RECORD_LIMITS, whole=True)
     if isinstance(ranked, (str, bytes)) or not all(isinstance(record, MemoryRecord) for record in ranked):
@@ -528,7 +633,36 @@ def retrieve(
     *,
     fixture: Lesson | None = None,
 ) -> Retrieval:
-    """Scope, rank and pack the stored records for one of the fixed questions."""
+    """Scope, rank and pack the stored records for one of the fixed questions.
+
+    Args:
+        question: One of the fixed question IDs (``"timeout"``, ``"rollback"``, ...).
+        tenant: The active tenant; records of another tenant are always excluded.
+        store: One memory store, or ``"all"``.
+        include_previous: Whether records from previous sessions are in scope.
+        keep_latest: Whether a record with a newer version of the same key is excluded.
+        max_age_hours: The oldest a record may be, inclusive, in fixture hours.
+        recency_weight: From 0 to 1, the share of the blended score that recency takes.
+        word_budget: The words the final context may hold.
+        max_records: The most records the final context may hold.
+        fixture: Another validated lesson to retrieve from; the course's own when omitted.
+
+    Returns:
+        Every candidate with its outcome and reason, the ranking, the tray and the coverage.
+
+    Raises:
+        ValueError: A setting is not one the lesson offers, or is out of its range.
+
+    Examples:
+        >>> from lessonkit.retrieval import retrieve
+        >>> run = retrieve("rollback", store="all")
+        >>> run.tray.ids, run.coverage.text
+        (('M6', 'M10', 'M2'), '1 of 1')
+        >>> retrieve("rollback", recency_weight=2)
+        Traceback (most recent call last):
+        ...
+        ValueError: recency weight 2 is outside 0 to 1
+    """
     policy = Policy(
         question, tenant, store, include_previous, keep_latest, max_age_hours, recency_weight, word_budget, max_records
     )
