@@ -169,3 +169,19 @@ def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(open_cont
     )
     assert made == 0, "the reader's markup became elements"
     assert panel_page.page.evaluate("() => window.lkRan") is None
+
+
+def test_a_saved_baseline_whose_settings_no_longer_fit_keeps_its_text_and_names_the_setting(open_context, panel_on_page):
+    spec, path = panel_on_page
+    first = next(control for control in spec.controls if not isinstance(control, Text))
+    stale = {**spec.defaults(), first.name: "not-a-setting"}
+    context = open_context()
+    stored_before_load(context, {key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": "An older run.", "params": stale})})
+    panel_page = open_panel(context.new_page(), spec.lesson, path)
+
+    expect(panel_page.panel).to_contain_text(
+        f"The saved baseline's settings no longer fit this experiment (parameter '{first.name}' is \"not-a-setting\"; "
+        f"allowed: {first.allowed()}); its text is kept but its run is not drawn."
+    )
+    expect(panel_page.panel).to_contain_text("An older run.")
+    panel_page.expect_view(spec.view(spec.defaults()))

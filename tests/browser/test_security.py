@@ -80,6 +80,7 @@ def test_pyodide_boots_in_its_worker_under_the_policy_sent_as_a_header(open_cont
         control = settings(spec)[0]
         set_control(panel_page, control, another_value(control))
         panel_page.expect_view(spec.view({**spec.defaults(), control.name: another_value(control)}))
+        page.close()  # before the server stops: a request it could no longer answer would be an error
 
 
 def test_a_policy_that_forbids_webassembly_is_named_as_the_reason_the_engine_cannot_start(open_context, site_dir, panel_on_page):
@@ -92,6 +93,7 @@ def test_a_policy_that_forbids_webassembly_is_named_as_the_reason_the_engine_can
         expect(panel_page.panel).to_contain_text("WebAssembly is refused here")
         expect(panel_page.panel).to_contain_text("must allow 'wasm-unsafe-eval'")
         expect(panel_page.status).to_have_text(spec.view(spec.defaults()).status)
+        page.close()
 
 
 def test_everything_works_under_a_sub_path_and_no_request_leaves_it(open_context, site_dir, pages, panel_paths):
