@@ -1,5 +1,6 @@
 """The site builds strictly with the network off, and its pages reference nothing from another origin."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -25,6 +26,15 @@ def network_off_prefix() -> list[str]:
     return []
 
 
+def build_env() -> dict[str, str]:
+    # A bare environment, so nothing a proxy variable offers can help; PYTHONPATH passes, so a checkout
+    # that shares another's virtualenv builds with its own sources.
+    env = {"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
 @pytest.fixture(scope="module")
 def offline_build(tmp_path_factory):
     prefix = network_off_prefix()
@@ -33,7 +43,7 @@ def offline_build(tmp_path_factory):
     site = tmp_path_factory.mktemp("site")
     result = subprocess.run(
         [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1"},
+        cwd=ROOT, capture_output=True, text=True, env=build_env(),
     )
     assert result.returncode == 0, f"mkdocs build --strict failed with the network off:\n{result.stderr}"
     return site
