@@ -15,6 +15,7 @@ Kept apart from ``site_hooks.py``, which puts the browser runtime into the site.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,15 @@ LINKED_PAGES = ("lessons/", "notebooks/")
 GLOSSARY = "glossary.md"
 
 _terms: tuple[glossary.Term, ...] = ()
+
+
+# nbconvert's page template always carries a module script that would import Mermaid from a CDN
+# if a cell held a diagram. Ours hold none, and nothing on a page may come from another origin.
+MERMAID_LOADER = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*?</script>', re.DOTALL | re.IGNORECASE)
+
+
+def without_mermaid_loader(page_html: str) -> str:
+    return MERMAID_LOADER.sub("", page_html)
 
 
 def _root(config: Any) -> Path:
@@ -45,7 +55,7 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
 
     source = page.file.src_uri
     if source.endswith(".ipynb"):
-        page_html = notebooks.download_link(Path(source).name) + page_html
+        page_html = notebooks.download_link(Path(source).name) + without_mermaid_loader(page_html)
     if source.startswith(LINKED_PAGES):
         glossary_url = get_relative_url("glossary/", page.url)
         page_html, _ = glossary.link_first_uses(page_html, _terms, glossary_url)
