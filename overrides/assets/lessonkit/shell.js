@@ -14,7 +14,21 @@ engine.subscribe(() => {
   document.documentElement.dataset.lkEngine = engine.state;
 });
 
+/**
+ * A table wider than the page scrolls sideways inside Material's wrapper; a keyboard reader can only
+ * scroll what can take focus, so each wrapper that does scroll becomes a named, focusable region.
+ */
+function focusableScrollers(root) {
+  for (const wrapper of root.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])")) {
+    if (wrapper.scrollWidth <= wrapper.clientWidth) continue;
+    wrapper.tabIndex = 0;
+    wrapper.setAttribute("role", "region");
+    wrapper.setAttribute("aria-label", "Table, scrolls sideways");
+  }
+}
+
 function enhance(root = document) {
+  focusableScrollers(root);
   const panels = [...root.querySelectorAll(".lk-panel:not([data-engine])")];
   const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
   if (!panels.length && !hasSamples) return;

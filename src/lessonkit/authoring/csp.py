@@ -60,15 +60,25 @@ def inline_scripts(html: str) -> list[str]:
     return found
 
 
+# Inline stylesheets, such as the one mkdocs-jupyter writes into each notebook page.
+_INLINE_STYLE = re.compile(r"<style(?:\s[^>]*)?>(?P<text>.*?)</style>", re.DOTALL)
+
+
+def inline_styles(html: str) -> list[str]:
+    """The text of every inline <style> in `html`, allowed by hash like the inline scripts."""
+    return [match["text"] for match in _INLINE_STYLE.finditer(html)]
+
+
 def script_hash(text: str) -> str:
     digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
     return f"'sha256-{digest}'"
 
 
-def policy(scripts: list[str] = ()) -> str:
-    """The policy text, allowing exactly the inline `scripts` (by hash) beside this origin's own files."""
+def policy(scripts: list[str] = (), styles: list[str] = ()) -> str:
+    """The policy text, allowing exactly the inline `scripts` and `styles` (by hash) beside this origin's own files."""
     hashes = tuple(dict.fromkeys(script_hash(text) for text in scripts))
-    directives = {**DIRECTIVES, "script-src": DIRECTIVES["script-src"] + hashes}
+    style_hashes = tuple(dict.fromkeys(script_hash(text) for text in styles))
+    directives = {**DIRECTIVES, "script-src": DIRECTIVES["script-src"] + hashes, "style-src": DIRECTIVES["style-src"] + style_hashes}
     return "; ".join(f"{name} {' '.join(sources)}" for name, sources in directives.items())
 
 
@@ -84,7 +94,7 @@ def declare(html: str, where: str) -> str:
             f"{where}: no Content-Security-Policy placeholder in its head; pages must extend overrides/main.html, "
             f'which declares <meta http-equiv="Content-Security-Policy" content="{PLACEHOLDER}">'
         )
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(inline_scripts(html))}">'
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(inline_scripts(html), inline_styles(html))}">'
     return _META.sub(lambda _: meta, html, count=1)
 
 
