@@ -311,6 +311,9 @@ def adk_config_fields(compaction: Compaction) -> dict[str, Any]:
     Returns:
         ADK's field names with this setting's values; fields left out are not listed.
 
+    Raises:
+        ValueError: `compaction` is not a Compaction.
+
     Examples:
         >>> from lessonkit.compaction import Compaction, adk_config_fields
         >>> adk_config_fields(Compaction(after_tokens=3000, keep_recent_events=6))

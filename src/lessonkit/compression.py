@@ -286,6 +286,9 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
     Returns:
         The window that fits, and each operation as the page shows it (``"evict T2"``).
 
+    Raises:
+        ValueError: a parameter is not a Window, a whole number of tokens, or a policy or fidelity the lesson offers.
+
     Examples:
         >>> from lessonkit.compression import Window, lesson, make_room
         >>> turns = [lesson().turn(turn_id) for turn_id in ("T1", "T2", "T3", "T4")]
@@ -349,11 +352,47 @@ def check_choice(kind: str, value: Any, allowed: Mapping[Any, str] | tuple[Any, 
 
 
 def check_whole(kind: str, value: Any) -> None:
+    """Refuse a value that is not a whole number of tokens above 0, naming it.
+
+    Args:
+        kind: What the value is, as the message names it ("budget").
+        value: The value given.
+
+    Raises:
+        ValueError: `value` is not a whole number greater than 0 (True and 24.0 are refused too).
+
+    Examples:
+        >>> from lessonkit.compression import check_whole
+        >>> check_whole("budget", 24)
+        >>> check_whole("budget", 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: budget 0 is not a number of tokens; allowed: a whole number greater than 0
+    """
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{kind} {value!r} is not a number of tokens; allowed: a whole number greater than 0")
 
 
 def check_instance(kind: str, value: Any, expected: type, described: str) -> None:
+    """Refuse a value of the wrong kind, naming it and what is allowed.
+
+    Args:
+        kind: What the value is, as the message names it ("window").
+        value: The value given.
+        expected: The type it must have.
+        described: That type in words ("a Window").
+
+    Raises:
+        ValueError: `value` is not an `expected`.
+
+    Examples:
+        >>> from lessonkit.compression import Window, check_instance
+        >>> check_instance("window", Window(), Window, "a Window")
+        >>> check_instance("window", [], Window, "a Window")
+        Traceback (most recent call last):
+        ...
+        ValueError: window [] is not a Window; allowed: a Window
+    """
     if not isinstance(value, expected):
         raise ValueError(f"{kind} {value!r} is not {described}; allowed: {described}")  # noqa: TRY004 - bad input is a ValueError
 

@@ -171,6 +171,9 @@ def recency(age_hours: float) -> float:
     Args:
         age_hours: The record's age in fixture hours.
 
+    Raises:
+        ValueError: `age_hours` is not a finite number of hours, 0 or more.
+
     Examples:
         >>> from lessonkit.retrieval import recency
         >>> recency(0), recency(24), recency(48)
@@ -596,6 +599,9 @@ def pack(ranked: Sequence[MemoryRecord], word_budget: int, max_records: int) -> 
     Returns:
         For each record, ``"selected"``, ``"skipped"`` or ``"over-limit"``, and the words left when
         packing reached it. Records are taken whole or not at all.
+
+    Raises:
+        ValueError: `ranked` is not a sequence of memory records, or the budget or the record limit is out of range.
 
     Examples:
         >>> from lessonkit.retrieval import lesson, pack
