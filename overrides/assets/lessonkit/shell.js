@@ -15,15 +15,16 @@ engine.subscribe(() => {
 });
 
 /**
- * A table wider than the page scrolls sideways inside Material's wrapper; a keyboard reader can only
- * scroll what can take focus, so each wrapper that does scroll becomes a named, focusable region.
+ * A table or a notebook cell wider than the page scrolls sideways; a keyboard reader can only
+ * scroll what can take focus, so each one that does scroll becomes a named, focusable region.
  */
 function focusableScrollers(root) {
-  for (const wrapper of root.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])")) {
+  const scrollers = ".md-typeset__scrollwrap, .jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb";
+  for (const wrapper of root.querySelectorAll(`:is(${scrollers}):not([tabindex])`)) {
     if (wrapper.scrollWidth <= wrapper.clientWidth) continue;
     wrapper.tabIndex = 0;
     wrapper.setAttribute("role", "region");
-    wrapper.setAttribute("aria-label", "Table, scrolls sideways");
+    wrapper.setAttribute("aria-label", wrapper.matches(".md-typeset__scrollwrap") ? "Table, scrolls sideways" : "Notebook cell, scrolls sideways");
   }
 }
 
