@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site lint test test-js test-fast bench clean
+.PHONY: serve site lint test test-js test-fast bench clean tools browser
 
 serve: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
@@ -16,10 +16,24 @@ serve: $(INSTALLED) $(NODE_READY)
 site: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs build --strict
 
-# Everything: lint, the shell's pure modules, engine tests, every claim and sample in docs/, and
-# the browser tests on the built site.
-test: site lint test-js
+# Everything: a Chromium first (so a machine without one stops at once, not after the build), lint,
+# the shell's pure modules, engine tests, every claim and sample in docs/, and the browser tests.
+test: browser site lint test-js
 	$(BIN)/pytest
+
+# What everything else needs, said plainly when it is missing or too old: Python 3.11+ and Node 20+.
+tools:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "lessonkit needs Python 3.11 or later, and $(PYTHON) is not installed: install Python 3.11+ (Debian: apt-get install python3 python3-venv), or run make PYTHON=/path/to/python3.11"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "lessonkit needs Python 3.11 or later, and $(PYTHON) is $$($(PYTHON) --version 2>&1): install Python 3.11+, or run make PYTHON=/path/to/python3.11"; exit 1; }
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { echo "lessonkit needs Python's venv module, which $(PYTHON) lacks: install it (Debian: apt-get install python3-venv)"; exit 1; }
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { echo "lessonkit needs Node 20 or later with npm (the build makes the engine's snapshot with it), and it is not installed: install Node 20+ (Debian: apt-get install nodejs npm)"; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 20 ? 1 : 0)' || { echo "lessonkit needs Node 20 or later, and node is $$(node --version): install Node 20+"; exit 1; }
+
+# A Chromium for the browser tests: the one LESSONKIT_CHROMIUM names, Debian's, or Playwright's own.
+# Installs one when none is there (apt as root, Playwright's download for a user), or stops at once
+# with the one command to run.
+browser: $(INSTALLED)
+	$(BIN)/python -m lessonkit.authoring.browser_setup
 
 # ruff over the engines, build tools, tests and benchmarks, and over the samples in the pages.
 lint: $(INSTALLED)
@@ -41,13 +55,13 @@ test-fast: $(INSTALLED) lint test-js
 bench: $(INSTALLED) $(NODE_READY)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
-$(INSTALLED): pyproject.toml
+$(INSTALLED): pyproject.toml | tools
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet "hatchling==1.33.0"
 	$(BIN)/pip install --quiet --no-build-isolation -e ".[site,test]"
 	touch $@
 
-$(NODE_READY): package.json package-lock.json
+$(NODE_READY): package.json package-lock.json | tools
 	npm ci --no-audit --no-fund
 	touch $@
 

@@ -134,7 +134,22 @@ Entry = Event | Summary
 
 
 def write_summary(summary_id: str, span: tuple[Entry, ...], tokens: int, keeps: tuple[Entry, ...], by: str) -> Summary:
-    """A summary of `span`, from the start of its first entry to its last: the bounds ADK's summarizers write."""
+    """A summary of `span`, from the start of its first entry to its last: the bounds ADK's summarizers write.
+
+    Args:
+        summary_id: The summary's ID (``"S1"``).
+        span: The entries it replaces, in order.
+        tokens: What the summary weighs.
+        keeps: The entries whose words it keeps.
+        by: The summarizer's name.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson, write_summary
+        >>> events = lesson().events
+        >>> summary = write_summary("S1", events[:4], 12, events[:1], "terse")
+        >>> summary.covered, summary.keeps, summary.mentions
+        (('u1', 'c1', 'r1', 'a1'), ('u1',), ('statement-march.pdf',))
+    """
     covered: list[str] = []
     for entry in span:
         for raw in entry.covered if isinstance(entry, Summary) else (entry.id,):
@@ -184,7 +199,17 @@ _BUILT_IN: Mapping[str, type[Summarizer]] = {"terse": Terse, "model": AgentModel
 
 
 def kept_summaries(log: tuple[Entry, ...]) -> tuple[Summary, ...]:
-    """The summaries no other summary contains; of two with one span, the later. In written order."""
+    """The summaries no other summary contains; of two with one span, the later. In written order.
+
+    Args:
+        log: The session as written: raw events and summaries.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction
+        >>> from lessonkit.compaction_session import kept_summaries, simulate
+        >>> [summary.id for summary in kept_summaries(simulate(Compaction(after_invocations=4, overlap=1)).log)]
+        ['S1', 'S2', 'S3']
+    """
     written = [(index, entry) for index, entry in enumerate(log) if isinstance(entry, Summary)]
     kept, furthest = set(), None
     for index, summary in sorted(written, key=lambda item: (item[1].start, -item[1].end, -item[0])):
@@ -195,23 +220,67 @@ def kept_summaries(log: tuple[Entry, ...]) -> tuple[Summary, ...]:
 
 
 def visible(log: tuple[Entry, ...]) -> tuple[Entry, ...]:
-    """What the model sees: kept summaries at the end of their spans, and raw events outside every summary."""
+    """What the model sees: kept summaries at the end of their spans, and raw events outside every summary.
+
+    Args:
+        log: The session as written.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction
+        >>> from lessonkit.compaction_session import simulate, visible
+        >>> [entry.id for entry in visible(simulate(Compaction(after_invocations=4, overlap=1)).log)]
+        ['S1', 'S2', 'S3']
+    """
     kept = kept_summaries(log)
     seen = [entry for entry in log if isinstance(entry, Event) and not any(s.covers(entry.position) for s in kept)]
     return tuple(sorted(seen + list(kept), key=lambda entry: entry.position))
 
 
 def attached(view: tuple[Entry, ...], attachments: tuple[Attachment, ...]) -> tuple[Attachment, ...]:
+    """The files attached to a request: those whose names the entries the model sees mention.
+
+    Args:
+        view: What the model sees.
+        attachments: The session's attachments.
+
+    Examples:
+        >>> from lessonkit.compaction_session import attached, lesson
+        >>> [file.name for file in attached(lesson().events, lesson().attachments)]
+        ['statement-march.pdf']
+    """
     named = {name for entry in view for name in entry.mentions}
     return tuple(attachment for attachment in attachments if attachment.name in named)
 
 
 def weight(entries: tuple[Entry, ...]) -> int:
+    """The teaching tokens of `entries`, added up.
+
+    Args:
+        entries: Events, summaries or attachments.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson, weight
+        >>> weight(lesson().events[:3])
+        282
+    """
     return sum(entry.tokens for entry in entries)
 
 
 def prompt_reading(log: tuple[Entry, ...], prompts: Mapping[str, int]) -> tuple[int | None, bool]:
-    """What the size trigger reads: the last request's prompt, or an estimate if a summary came since."""
+    """What the size trigger reads: the last request's prompt, or an estimate if a summary came since.
+
+    Args:
+        log: The session as written so far.
+        prompts: Each model request's prompt, by the ID of the event it produced.
+
+    Returns:
+        The tokens read (None before any request), and whether they were estimated.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson, prompt_reading
+        >>> prompt_reading(lesson().events[:4], {})
+        (334, True)
+    """
     for entry in reversed(log):
         if isinstance(entry, Summary):
             break  # counts from before a summary describe a prompt it replaced
@@ -260,7 +329,17 @@ def _answered_prefix(span: list[Event]) -> list[Event]:
 
 
 def removable(log: tuple[Entry, ...], span: tuple[Entry, ...]) -> int:
-    """Tokens that replacing `span` with an empty summary would take out of what the model sees."""
+    """Tokens that replacing `span` with an empty summary would take out of what the model sees.
+
+    Args:
+        log: The session as written so far.
+        span: The entries a summary would replace.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson, removable
+        >>> removable(lesson().events[:8], lesson().events[:4])
+        334
+    """
     empty = Summary("", min(entry.start for entry in span), max(entry.position for entry in span), 0, (), ())
     return weight(visible(log)) - weight(visible(log + (empty,)))
 
@@ -300,7 +379,26 @@ def _summarize(log: tuple[Entry, ...], summarizer: Summarizer, span: tuple[Entry
 def check_size(
     log: tuple[Entry, ...], prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: str
 ) -> Decision:
-    """The size trigger at one moment: ADK's token-threshold compaction."""
+    """The size trigger at one moment: ADK's token-threshold compaction.
+
+    Args:
+        log: The session as written so far.
+        prompts: Each model request's prompt, by the ID of the event it produced.
+        compaction: The setting; its ``after_tokens`` and ``keep_recent_events`` apply.
+        summarizer: What writes the summary.
+        moment: When the check runs, as the page names it ("before request 9").
+
+    Returns:
+        Whether it fired, why, and the summary it wrote, if any.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction
+        >>> from lessonkit.compaction_session import check_size, lesson, summarizer_named
+        >>> decision = check_size(lesson().events[:20], {}, Compaction(after_tokens=100, keep_recent_events=2),
+        ...                       summarizer_named("terse"), "before request 9")
+        >>> decision.fired, decision.summary.id, decision.summary.tokens
+        (True, 'S1', 335)
+    """
     reading, estimated = prompt_reading(log, prompts)
     source = "the prompt estimated from what the model sees" if estimated else "the last request's prompt"
     check = {"moment": moment, "trigger": "size", "reading": reading, "estimated": estimated}
@@ -321,7 +419,25 @@ def check_size(
 
 
 def check_turns(log: tuple[Entry, ...], compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
-    """The turn trigger after a turn: ADK's sliding-window compaction."""
+    """The turn trigger after a turn: ADK's sliding-window compaction.
+
+    Args:
+        log: The session as written so far.
+        compaction: The setting; its ``after_invocations`` and ``overlap`` apply.
+        summarizer: What writes the summary.
+        moment: When the check runs, as the page names it ("after turn 4").
+
+    Returns:
+        Whether it fired, why, and the summary it wrote, if any.
+
+    Examples:
+        >>> from lessonkit.compaction import Compaction
+        >>> from lessonkit.compaction_session import check_turns, lesson, summarizer_named
+        >>> decision = check_turns(lesson().events[:20], Compaction(after_invocations=4, overlap=1),
+        ...                        summarizer_named("terse"), "after turn 5")
+        >>> decision.fired, decision.summary.covered[-1]
+        (True, 'a5')
+    """
     last = _last_written(log)
     turns: dict[int, list[Event]] = {}
     for entry in log:
@@ -494,11 +610,38 @@ def _preset(record: Record) -> Compaction:
 
 @lru_cache(maxsize=1)
 def lesson() -> Lesson:
+    """The compaction lesson's fixture: one long support session, its attachments and presets.
+
+    Raises:
+        lessonkit.fixtures.FixtureError: The fixture is malformed; the message names the file, the
+            record and the field.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson
+        >>> len(lesson().events), lesson().events[-1].turn, sorted(lesson().presets)
+        (48, 12, ['both', 'by-size', 'by-turns'])
+    """
     return Lesson.from_record(read_fixture("compaction"))
 
 
 def summarizer_named(name: str | Summarizer) -> Summarizer:
-    """A built-in summarizer by name; a summarizer itself is taken as it is."""
+    """A built-in summarizer by name; a summarizer itself is taken as it is.
+
+    Args:
+        name: ``"terse"``, ``"model"``, or a `Summarizer`.
+
+    Raises:
+        ValueError: `name` is neither a built-in summarizer's name nor a summarizer.
+
+    Examples:
+        >>> from lessonkit.compaction_session import summarizer_named
+        >>> summarizer_named("terse").name
+        'terse'
+        >>> summarizer_named("gpt")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown summarizer 'gpt'; allowed: 'terse', 'model', or a Summarizer
+    """
     if isinstance(name, Summarizer):
         return name
     if not isinstance(name, str) or name not in _BUILT_IN:
@@ -507,7 +650,25 @@ def summarizer_named(name: str | Summarizer) -> Summarizer:
 
 
 def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fixture: Lesson | None = None) -> Run:
-    """Replay the session under `compaction`, summarizing with "terse", "model" (the agent's model) or a Summarizer."""
+    """Replay the session under `compaction`, summarizing with "terse", "model" (the agent's model) or a Summarizer.
+
+    Args:
+        compaction: The setting to replay under.
+        summarizer: ``"terse"``, ``"model"`` or a `Summarizer` of your own.
+        fixture: Another validated session; the course's own when omitted.
+
+    Returns:
+        Every model request, every trigger check, and the session as written at the end.
+
+    Raises:
+        ValueError: `compaction` is not a `Compaction`, or `summarizer` is not one.
+
+    Examples:
+        >>> from lessonkit.compaction_session import lesson, simulate
+        >>> run = simulate(lesson().presets["by-turns"])
+        >>> run.tokens_sent, run.tokens_without, run.summarizer_calls
+        (61564, 94060, 3)
+    """
     if not isinstance(compaction, Compaction):
         raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - the course's bad input is a ValueError
     writer = summarizer_named(summarizer)

@@ -27,7 +27,19 @@ class FixtureError(ValueError):
 
 
 def fixture_path(name: str) -> Path:
-    """Where the fixture called `name` (without `.json`) lives, packaged copy first."""
+    """Where the fixture called `name` (without `.json`) lives, packaged copy first.
+
+    Args:
+        name: The lesson's fixture name, such as ``"compaction"``.
+
+    Raises:
+        FileNotFoundError: No fixture of that name; the message names the folders searched.
+
+    Examples:
+        >>> from lessonkit.fixtures import fixture_path
+        >>> fixture_path("compaction").name
+        'compaction.json'
+    """
     for folder in (_PACKAGED, _CHECKOUT):
         candidate = folder / f"{name}.json"
         if candidate.is_file():
@@ -36,7 +48,20 @@ def fixture_path(name: str) -> Path:
 
 
 def read_fixture(name: str) -> Record:
-    """The top-level record of fixture `name`, parsed but not yet validated."""
+    """The top-level record of fixture `name`, parsed but not yet validated.
+
+    Args:
+        name: The lesson's fixture name, without ``.json``.
+
+    Raises:
+        FileNotFoundError: No fixture of that name.
+        FixtureError: The file is not a JSON object.
+
+    Examples:
+        >>> from lessonkit.fixtures import read_fixture
+        >>> read_fixture("context-compression").text("title")
+        'Context compression'
+    """
     path = fixture_path(name)
     return parse_fixture(path.read_text(encoding="utf-8"), source=path.name)
 
@@ -55,6 +80,23 @@ def _object(pairs: list[tuple[str, Any]]) -> _Object:
 
 
 def parse_fixture(text: str, source: str) -> Record:
+    """A fixture's text as a record, its errors naming `source`; fields are validated as they are read.
+
+    Args:
+        text: The fixture's JSON.
+        source: What an error calls the file.
+
+    Raises:
+        FixtureError: The text is not JSON, or not a JSON object.
+
+    Examples:
+        >>> from lessonkit.fixtures import parse_fixture
+        >>> record = parse_fixture('{"turns": [{"id": "T1", "tokens": -1}]}', "demo.json")
+        >>> record.children("turns")[0].whole("tokens")
+        Traceback (most recent call last):
+        ...
+        lessonkit.fixtures.FixtureError: demo.json: turns[0] (T1): field 'tokens' must be a whole number greater than 0, not -1
+    """
     try:
         data = json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as error:

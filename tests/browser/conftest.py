@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
-from lessonkit.authoring.local_site import CHROMIUM, launch_chromium, served
+from lessonkit.authoring.local_site import find_chromium, launch_chromium, served
 from lessonkit.panel import Panel
 from lessonkit.panels import PANELS, panel
 from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Watch, placed_panels, site_pages
@@ -73,8 +73,8 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail("Chromium is missing: install Debian's chromium: apt-get install -y chromium", pytrace=False)
+    if find_chromium(playwright) is None:
+        pytest.fail("no Chromium to drive: run make browser, which installs one or says how", pytrace=False)
     browser = launch_chromium(playwright)
     yield browser
     browser.close()

@@ -1,12 +1,15 @@
-"""The built site on this machine: served on loopback, read by Debian's Chromium.
+"""The built site on this machine: served on loopback, read by a Chromium found on this machine.
 
 Shared by the browser tests and the benchmark so both see the site exactly as a reader's browser
 would, with the MIME types Pyodide needs and the Chromium flags that work without a network.
+Which Chromium: the one ``LESSONKIT_CHROMIUM`` names, else Debian's, else Playwright's own
+(``lessonkit.authoring.browser_setup`` installs one when none is there).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,8 +93,33 @@ def served(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
+def playwrights_own(playwright: Any | None = None) -> Path | None:
+    """Where Playwright's own Chromium is (or would be) installed; None if Playwright cannot say."""
+    try:
+        if playwright is not None:
+            return Path(playwright.chromium.executable_path)
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as running:
+            return Path(running.chromium.executable_path)
+    except Exception:  # no driver, or an unsupported platform: Playwright has no Chromium to offer
+        return None
+
+
+def find_chromium(playwright: Any | None = None) -> Path | None:
+    """The Chromium the tests drive: LESSONKIT_CHROMIUM's, else Debian's, else Playwright's own; None if none is there."""
+    named = os.environ.get("LESSONKIT_CHROMIUM", "").strip()
+    if named:  # a reader's explicit choice is the only candidate: never a silent substitute
+        return Path(named) if Path(named).is_file() else None
+    if CHROMIUM.exists():
+        return CHROMIUM
+    own = playwrights_own(playwright)
+    return own if own is not None and own.exists() else None
+
+
 def launch_chromium(playwright: Any) -> Any:
-    """Debian's Chromium through Playwright; never a browser Playwright would download."""
-    if not CHROMIUM.exists():
-        raise FileNotFoundError(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS))
+    """The Chromium `find_chromium` finds, through Playwright; never one Playwright would download now."""
+    chromium = find_chromium(playwright)
+    if chromium is None:
+        raise FileNotFoundError("no Chromium to drive: run make browser, which installs one or says how")
+    return playwright.chromium.launch(executable_path=str(chromium), headless=True, args=list(CHROMIUM_ARGS))

@@ -59,7 +59,16 @@ def _slug(text: str) -> str:
 
 
 def nice_ceiling(value: float) -> float:
-    """The smallest 1, 2, 2.5 or 5 times a power of ten at or above `value`: a readable axis top."""
+    """The smallest 1, 2, 2.5 or 5 times a power of ten at or above `value`: a readable axis top.
+
+    Args:
+        value: The largest value the axis must show.
+
+    Examples:
+        >>> from lessonkit.panel.chart import nice_ceiling
+        >>> nice_ceiling(23), nice_ceiling(180), nice_ceiling(0)
+        (25.0, 200, 1)
+    """
     if value <= 0:
         return 1
     power = 10 ** math.floor(math.log10(value))
@@ -169,7 +178,30 @@ def line_chart(
     now: float | None = None,
     wide: bool = False,
 ) -> Markup:
-    """Lines over x (time, requests), with reference rules, vertical markers and the current moment."""
+    """Lines over x (time, requests), with reference rules, vertical markers and the current moment.
+
+    The SVG is named by `title` and described by `description`, and the numbers behind it follow
+    in a table, so the chart reads without sight.
+
+    Args:
+        title: The chart's title and accessible name.
+        description: What it shows, in a sentence; its accessible description.
+        x_label: The x axis's label.
+        y_label: The y axis's label.
+        series: The lines, each a name and its points.
+        x_ticks: Where the x axis is labelled, and with what.
+        rules: Horizontal reference lines, such as a budget.
+        markers: Vertical marks, such as the moment a summary was written.
+        now: The current moment on x, drawn as a line, if given.
+        wide: Whether the chart scrolls sideways on a narrow screen instead of shrinking.
+
+    Examples:
+        >>> from lessonkit.panel.chart import Series, line_chart
+        >>> chart = line_chart("Tokens", "Tokens per turn.", x_label="Turn", y_label="Tokens",
+        ...                    series=[Series("Now", ((1, 8), (2, 15)))], x_ticks=[(1, "1"), (2, "2")])
+        >>> '<title id="lk-tokens-title">Tokens</title>' in chart
+        True
+    """
     xs = [x for s in series for x, _ in s.points] + [at for at, _ in x_ticks] + [m.at for m in markers]
     top = max([y for s in series for _, y in s.points] + [r.value for r in rules] + [0])
     frame = _Frame((min(xs, default=0), max(xs, default=1)), nice_ceiling(top * 1.05))
@@ -243,7 +275,22 @@ def _series_table(x_label: str, series: Sequence[Series], rules: Sequence[Rule],
 
 
 def bar_chart(title: str, description: str, *, x_label: str, y_label: str, bars: Sequence[Bar], rules: Sequence[Rule] = ()) -> Markup:
-    """One bar per labelled value, with optional reference rules."""
+    """One bar per labelled value, with optional reference rules.
+
+    Args:
+        title: The chart's title and accessible name.
+        description: What it shows, in a sentence; its accessible description.
+        x_label: The x axis's label.
+        y_label: The y axis's label.
+        bars: The bars, each a label and a value.
+        rules: Horizontal reference lines.
+
+    Examples:
+        >>> from lessonkit.panel.chart import Bar, bar_chart
+        >>> chart = bar_chart("Budget", "How it is spent.", x_label="Use", y_label="Tokens", bars=[Bar("Turns", 16)])
+        >>> '<desc id="lk-budget-desc">How it is spent.</desc>' in chart
+        True
+    """
     frame = _Frame((0, max(len(bars), 1)), nice_ceiling(max([b.value for b in bars] + [r.value for r in rules] + [0]) * 1.05))
     slot = (WIDTH - LEFT - RIGHT) / max(len(bars), 1)
     body = [

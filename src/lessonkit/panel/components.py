@@ -14,7 +14,20 @@ from lessonkit.panel.html import Markup, h
 
 
 def meter(label: str, value: float, maximum: float, *, unit: str = "") -> Markup:
-    """A <meter> with its label and the value written out, so it reads without the bar."""
+    """A <meter> with its label and the value written out, so it reads without the bar.
+
+    Args:
+        label: The meter's accessible name.
+        value: The current value.
+        maximum: The full scale.
+        unit: Written after the numbers, if given.
+
+    Examples:
+        >>> from lessonkit.panel.components import meter
+        >>> print(meter("Window tokens", 23, 24, unit="tokens").replace("</label> ", "</label>\\n"))
+        <p class="lk-meter"><label>Window tokens <meter min="0" max="24" value="23">23 of 24 tokens</meter></label>
+        <span class="lk-meter-value">23 of 24 tokens</span></p>
+    """
     written = f"{value:g} of {maximum:g}" + (f" {unit}" if unit else "")
     return h(
         "p",
@@ -26,7 +39,16 @@ def meter(label: str, value: float, maximum: float, *, unit: str = "") -> Markup
 
 
 def findings(items: Sequence[tuple[str, Any]]) -> Markup:
-    """Named findings as a description list: ("Answer", "unknown"), ("Fact mentioned", "yes")."""
+    """Named findings as a description list: ("Answer", "unknown"), ("Fact mentioned", "yes").
+
+    Args:
+        items: Each finding's name and value; values are escaped unless they are Markup.
+
+    Examples:
+        >>> from lessonkit.panel.components import findings
+        >>> print(findings([("Answer", "unknown")]))
+        <dl class="lk-findings"><dt>Answer</dt><dd>unknown</dd></dl>
+    """
     return h("dl", {"class": "lk-findings"}, [(h("dt", {}, name), h("dd", {}, value)) for name, value in items])
 
 
@@ -47,7 +69,23 @@ def record_table(
     row_attributes: Callable[[Any], Mapping[str, Any]] = lambda record: {},
     empty: str = "No records.",
 ) -> Markup:
-    """A captioned table in a keyboard-scrollable region, one row per record."""
+    """A captioned table in a keyboard-scrollable region, one row per record.
+
+    Args:
+        caption: The table's caption, also the region's accessible name.
+        columns: Each column's heading and how to read its cell from a record.
+        records: The rows' records.
+        row_attributes: Attributes for a record's row, such as ``{"data-id": "T2"}``.
+        empty: What the table says when there is no record.
+
+    Examples:
+        >>> from lessonkit.panel.components import Column, record_table
+        >>> table = record_table("Turns", [Column("Turn", lambda turn: turn)], ["T1"])
+        >>> print(table.replace("<thead>", "\\n<thead>").replace("<tbody>", "\\n<tbody>"))
+        <div class="lk-table-scroll" role="region" aria-label="Turns" tabindex="0"><table class="lk-table"><caption>Turns</caption>
+        <thead><tr><th scope="col">Turn</th></tr></thead>
+        <tbody><tr><td>T1</td></tr></tbody></table></div>
+    """
     head = h("thead", {}, h("tr", {}, [h("th", {"scope": "col", "class": "lk-num" if c.numeric else None}, c.heading) for c in columns]))
     rows = [
         h("tr", dict(row_attributes(record)), [h("td", {"class": "lk-num" if c.numeric else None}, c.cell(record)) for c in columns])

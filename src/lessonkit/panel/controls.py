@@ -35,7 +35,19 @@ class ParameterError(ValueError):
 
 
 def show(value: Any) -> str:
-    """A value as JSON would write it, so a reader sees 30, "30", true or null exactly."""
+    """A value as JSON would write it, so a reader sees 30, "30", true or null exactly.
+
+    Args:
+        value: A parameter's value, as a refusal quotes it.
+
+    Returns:
+        Its JSON spelling, or its ``repr`` when JSON has none.
+
+    Examples:
+        >>> from lessonkit.panel.controls import show
+        >>> show(30), show("30"), show(True), show(None)
+        ('30', '"30"', 'true', 'null')
+    """
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

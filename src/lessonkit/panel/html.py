@@ -27,6 +27,16 @@ class Markup(str):
 
 
 def escape(value: Any) -> Markup:
+    """`value` as text that is safe in HTML; Markup is taken as it is.
+
+    Args:
+        value: Anything; it is written with ``str``.
+
+    Examples:
+        >>> from lessonkit.panel.html import escape
+        >>> print(escape("<b>"))
+        &lt;b&gt;
+    """
     if isinstance(value, Markup):
         return value
     return Markup(_escape(str(value), quote=True))
@@ -64,6 +74,16 @@ def h(tag: str, attributes: Mapping[str, Any] | None = None, *children: Any) -> 
 
     Attributes that are None or False are left out, True writes a bare attribute, a list is
     joined with spaces (classes). Children are escaped unless they are Markup; lists are flattened.
+
+    Args:
+        tag: The element's name.
+        attributes: Its attributes.
+        *children: Its content.
+
+    Examples:
+        >>> from lessonkit.panel.html import h
+        >>> print(h("li", {"class": ["lk-row", "lk-gone"], "hidden": True, "title": None}, "<T2>"))
+        <li class="lk-row lk-gone" hidden>&lt;T2&gt;</li>
     """
     attrs = "".join(_attribute(name, value) for name, value in (attributes or {}).items() if value is not None and value is not False)
     if tag in VOID:
@@ -75,5 +95,15 @@ def h(tag: str, attributes: Mapping[str, Any] | None = None, *children: Any) -> 
 
 
 def join(parts: Iterable[Any], separator: str = "") -> Markup:
-    """Several pieces as one Markup, each escaped unless it is Markup already."""
+    """Several pieces as one Markup, each escaped unless it is Markup already.
+
+    Args:
+        parts: The pieces.
+        separator: Written between them.
+
+    Examples:
+        >>> from lessonkit.panel.html import h, join
+        >>> print(join(["a", h("b", {}, "c")], ", "))
+        a, <b>c</b>
+    """
     return Markup(escape(separator).join(_children(parts)))

@@ -1,0 +1,92 @@
+// "Copy for AI": every page offers its own Markdown, which the build wrote beside its HTML
+// (index.md next to index.html, claims already the numbers the reader sees), for pasting into an
+// AI assistant. The copy is read from this site only; nothing leaves the browser but the clipboard.
+// A second concern lives here too because it is as small: before printing, the numbers behind each
+// chart are opened, since paper cannot expand a <details>.
+
+const BUTTON_CLASS = "lk-copy-for-ai";
+
+// The Markdown copy of the page at `href`: "/lessons/x/" -> "/lessons/x/index.md".
+export function markdownAddress(href) {
+  const url = new URL(href);
+  url.hash = "";
+  url.search = "";
+  if (url.pathname.endsWith("/")) url.pathname += "index.md";
+  else if (url.pathname.endsWith(".html")) url.pathname = url.pathname.replace(/\.html$/, ".md");
+  else url.pathname += "/index.md";
+  return url.href;
+}
+
+async function writeClipboard(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // Permission refused: fall through to the selection, which works where the clipboard API does not.
+    }
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.append(area);
+  area.select();
+  const copied = document.execCommand("copy");
+  area.remove();
+  if (!copied) throw new Error("the browser refused to copy");
+}
+
+function addButton() {
+  const article = document.querySelector("article.md-content__inner");
+  // The 404 page has no Markdown copy; a page already enhanced keeps its button.
+  if (!article || article.querySelector(`.${BUTTON_CLASS}`) || document.querySelector('meta[name="lk-no-markdown"]')) return;
+  const address = markdownAddress(location.href);
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = BUTTON_CLASS;
+  button.textContent = "Copy for AI";
+  button.title = "Copy this page as Markdown, for pasting into an AI assistant";
+  const status = document.createElement("p");
+  status.className = "lk-copy-for-ai-status";
+  status.setAttribute("role", "status");
+  button.addEventListener("click", async () => {
+    status.textContent = "";
+    try {
+      const response = await fetch(address);
+      if (!response.ok) throw new Error(`the Markdown copy answered ${response.status}`);
+      await writeClipboard(await response.text());
+      status.textContent = "Copied this page as Markdown.";
+    } catch (error) {
+      status.replaceChildren(`Could not copy (${error.message}). `, Object.assign(document.createElement("a"), { href: address, textContent: "Open the Markdown" }));
+    }
+  });
+  article.prepend(button, status);
+}
+
+function openChartNumbers() {
+  for (const details of document.querySelectorAll(".lk-panel details:not([open])")) {
+    details.open = true;
+    details.dataset.lkPrintOpened = "";
+  }
+}
+
+function restoreChartNumbers() {
+  for (const details of document.querySelectorAll("details[data-lk-print-opened]")) {
+    details.open = false;
+    delete details.dataset.lkPrintOpened;
+  }
+}
+
+addButton();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addButton);
+window.addEventListener("beforeprint", openChartNumbers);
+window.addEventListener("afterprint", restoreChartNumbers);
+
+// Material's instant navigation swaps the article without reloading scripts; document$ announces it.
+function followInstantNavigation() {
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => addButton());
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followInstantNavigation);
+else followInstantNavigation();

@@ -1,0 +1,65 @@
+"""MkDocs hooks for the course around the lessons: what every page gets, whatever its lesson.
+
+- A lesson's or a notebook's first use of a glossary term links to the term's entry, with the
+  definition as the link's title (a tooltip on hover and on keyboard focus).
+- A lesson's first mention of a lessonkit function in inline code links to the API reference, and
+  the page ends with the functions its samples import, each linked.
+- Every page ends with where its source is and when it last changed, read from the local git
+  repository at build time: nothing is asked of a network, at build time or in the browser.
+- The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
+  and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
+
+Kept apart from ``site_hooks.py``, which puts the browser runtime into the site.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+from lessonkit.authoring import api_links, glossary, notebooks, page_meta
+
+# Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
+LINKED_PAGES = ("lessons/", "notebooks/")
+GLOSSARY = "glossary.md"
+
+_terms: tuple[glossary.Term, ...] = ()
+
+
+# nbconvert's page template always carries a module script that would import Mermaid from a CDN
+# if a cell held a diagram. Ours hold none, and nothing on a page may come from another origin.
+MERMAID_LOADER = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(?:(?!</script>).)*?</script>', re.DOTALL | re.IGNORECASE)
+
+
+def without_mermaid_loader(page_html: str) -> str:
+    return MERMAID_LOADER.sub("", page_html)
+
+
+def _root(config: Any) -> Path:
+    return Path(config["config_file_path"]).resolve().parent
+
+
+def on_config(config: Any) -> None:
+    global _terms
+    _terms = glossary.load_glossary(Path(config["docs_dir"]))
+
+
+def on_files(files: Any, config: Any) -> Any:
+    return notebooks.prepare(files, config, _root(config))
+
+
+def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
+    from mkdocs.utils import get_relative_url
+
+    source = page.file.src_uri
+    if source.endswith(".ipynb"):
+        page_html = notebooks.download_link(Path(source).name) + without_mermaid_loader(page_html)
+    if source.startswith(LINKED_PAGES):
+        glossary_url = get_relative_url("glossary/", page.url)
+        page_html, _ = glossary.link_first_uses(page_html, _terms, glossary_url)
+        reference = api_links.Reference.of_site(files, page.url, get_relative_url)
+        page_html = reference.link_inline_code(page_html)
+        page_html += reference.section_for(page_html)
+    return page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)

@@ -1,0 +1,90 @@
+"""The course around the lessons, as a reader meets it: a glossary definition by keyboard, Copy for
+AI, a page on paper, both colour schemes, and the page for an address that is not in the course."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from lessonkit.authoring.glossary import load_glossary
+from tests.browser.conftest import ROOT, SITE
+from tests.browser.harness import open_panel
+
+LESSON = "/lessons/context-compression/"
+
+
+def definition(anchor: str) -> str:
+    return next(term.tooltip for term in load_glossary(ROOT / "docs") if term.anchor == anchor)
+
+
+def test_a_glossary_terms_definition_shows_when_the_keyboard_reaches_it(page: Page):
+    page.goto(LESSON)
+    page.get_by_role("button", name="Copy for AI").focus()
+    first = page.locator("article a.lk-term").first
+    # Tab from the control before the title, as a keyboard reader does, until the first term has focus.
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if first.evaluate("link => link === document.activeElement"):
+            break
+    expect(first).to_be_focused()
+    tooltip = page.get_by_role("tooltip").filter(has_text=definition("window"))
+    expect(tooltip).to_be_visible()
+    # The definition is the link's accessible description: what a screen reader says after its name.
+    assert first.evaluate("link => document.getElementById(link.getAttribute('aria-describedby')).textContent") == definition("window")
+
+
+def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: Page):
+    page.goto(LESSON)
+    page.get_by_role("button", name="Copy for AI").click()
+    expect(page.get_by_role("status").filter(has_text="Copied this page as Markdown.")).to_be_visible()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == (SITE / "lessons" / "context-compression" / "index.md").read_text(encoding="utf-8")
+    assert "at twenty-three tokens" in " ".join(copied.split()) and "[[" not in copied
+
+
+def test_copy_for_ai_follows_instant_navigation_to_the_next_page(page: Page):
+    page.goto("/")
+    page.get_by_role("link", name="Glossary").first.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Glossary")
+    page.get_by_role("button", name="Copy for AI").click()
+    expect(page.get_by_role("status").filter(has_text="Copied this page as Markdown.")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()").startswith("# Glossary")
+
+
+def test_on_paper_a_panel_keeps_its_state_and_drops_what_only_a_screen_can_use(page: Page):
+    lesson = open_panel(page, "context-compression", LESSON)
+    lesson.choose("Policy", "Summarize older turns")
+    lesson.seek(60)
+    status = lesson.status
+    expect(status).to_contain_text("T1, S, T8")
+    shown = status.inner_text()
+    panel = page.locator("section.lk-panel")
+    page.emulate_media(media="print")
+    expect(status).to_be_visible()
+    assert status.inner_text() == shown
+    expect(page.get_by_role("combobox", name="Policy")).to_be_visible()
+    for button in panel.get_by_role("button").all():
+        expect(button).to_be_hidden()
+    expect(page.get_by_role("button", name="Copy for AI")).to_be_hidden()
+
+
+def test_the_reader_can_switch_to_the_dark_scheme_and_back(page: Page):
+    page.goto("/glossary/")
+    # Material's scheme toggle: one visible label at a time, for the radio input of the other scheme.
+    toggle = page.locator('form[data-md-component="palette"] label:visible')
+    toggle.click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    toggle.click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+
+
+def test_an_address_outside_the_course_gets_a_page_that_leads_back_in(page: Page):
+    page.goto("/404.html")
+    expect(page.locator("h1")).to_have_text("This page is not in the course")
+    page.get_by_role("link", name="the glossary").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Glossary")
+
+
+def test_the_404_page_offers_no_markdown_copy(page: Page):
+    page.goto("/404.html")
+    expect(page.locator("h1")).to_have_text("This page is not in the course")
+    expect(page.get_by_role("button", name="Copy for AI")).to_have_count(0)

@@ -1,0 +1,64 @@
+"""The companion notebooks: executed in a local kernel, every figure their text states checked there."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lessonkit.authoring.notebooks import NotebookClaimMismatch, build_copy, execute, markdown_claims, site_links
+
+ROOT = Path(__file__).parents[2]
+DOCS = ROOT / "docs"
+NOTEBOOKS = sorted((DOCS / "notebooks").glob("*.ipynb"))
+
+
+def test_every_lesson_engine_has_a_companion_notebook():
+    assert {path.stem for path in NOTEBOOKS} >= {"working-memory", "context-compression", "context-compaction"}
+
+
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=lambda path: path.stem)
+def test_a_notebooks_stated_figures_hold_when_it_runs(source):
+    # build_copy executes the notebook (or reuses a copy made from these very sources) and refuses
+    # any claim its kernel disagrees with and any number that is neither a claim nor marked.
+    copy = nbformat.read(build_copy(source, ROOT), as_version=4)
+    assert [claim for _, claim in markdown_claims(nbformat.read(source, as_version=4)) if claim.bound]
+    assert not [cell for cell in copy.cells if cell.cell_type == "code" and not cell.outputs]
+
+
+def notebook(tmp_path, *cells):
+    book = nbformat.v4.new_notebook()
+    book.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    book.cells = [nbformat.v4.new_markdown_cell(text) if kind == "md" else nbformat.v4.new_code_cell(text) for kind, text in cells]
+    path = tmp_path / "sweep.ipynb"
+    nbformat.write(book, path)
+    return path
+
+
+def test_a_figure_the_engine_does_not_produce_stops_the_notebook_naming_cell_and_line(tmp_path):
+    path = notebook(
+        tmp_path,
+        ("code", "from lessonkit.compression import replay\nfinal = replay(24, 'evict').final"),
+        ("md", "Eviction ends at [[twenty-three|final.tokens]] tokens,\nnot [[twenty|final.tokens]]; in [[one|-]] run, 7 turns."),
+    )
+    executed = execute(path, ROOT)
+    assert [claim.problem() for claim in executed.claims] == [
+        None,
+        "cell 1, line 2: the notebook says 'twenty' but final.tokens is 23",
+    ]
+    assert executed.unmarked == ("cell 1, line 2: '7'",)
+    with pytest.raises(NotebookClaimMismatch, match="'twenty' but final.tokens is 23"):
+        build_copy(path, ROOT)
+    text = "".join(executed.notebook.cells[1].source)
+    assert "[[" not in text and '<span class="lk-claim"' in text and ">twenty-three</span>" in text
+
+
+def test_links_between_course_pages_become_the_sites_addresses_from_the_notebooks_page(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "lessons").mkdir(parents=True)
+    (docs / "notebooks").mkdir()
+    (docs / "lessons" / "context-compression.md").write_text("# x")
+    (docs / "notebooks" / "index.md").write_text("# x")
+    source = "See [the lesson](../lessons/context-compression.md#the-experiment), [how to run](index.md) and [another](../lessons/later.md)."
+    assert site_links(source, docs / "notebooks" / "sweep.ipynb", docs) == (
+        "See [the lesson](../../lessons/context-compression/#the-experiment), [how to run](../) and another."
+    )
