@@ -21,8 +21,10 @@ import math
 import os
 import posixpath
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,6 +163,7 @@ def _resolved(source: str) -> str:
 def execute(path: Path, root: Path) -> Executed:
     """Run the notebook at `path` in a fresh kernel with this checkout's engine; check its claims there."""
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)
@@ -174,23 +177,30 @@ def execute(path: Path, root: Path) -> Executed:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), *filter(None, [env.get("PYTHONPATH")])])
     env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    client = NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(root)}})
+    # The kernel talks to the build over Unix sockets in a folder of its own, not TCP on loopback: a
+    # build with the network cut (unshare --net, where even loopback is down) still runs notebooks.
+    sockets = Path(tempfile.mkdtemp(prefix="lessonkit-kernel-"))
+    manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(sockets / "kernel"))
+    client = NotebookClient(notebook, km=manager, timeout=CELL_TIMEOUT_S, resources={"metadata": {"path": str(root)}})
     client.reset_execution_trackers()
-    # The kernel listens on loopback only and says so on stderr, in a warning for each notebook that
-    # would bury the build's own messages; a kernel that fails to start still fails the cell it runs.
-    with client.setup_kernel(env=env, stderr=subprocess.DEVNULL):
-        for index, cell in enumerate(notebook.cells):
-            client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
-        values: list[Any] = []
-        if claims:
-            probe = nbformat.v4.new_code_cell(_probe([claim.expr for _, claim in claims]))
-            notebook.cells.append(probe)
-            try:
-                client.execute_cell(probe, len(notebook.cells) - 1)
-            finally:
-                notebook.cells.pop()
-            printed = "".join(output.get("text", "") for output in probe.outputs if output.get("name") == "stdout")
-            values = json.loads(printed)
+    values: list[Any] = []
+    try:
+        # The kernel's own chatter (it notices its parent leave at shutdown) would bury the build's
+        # messages; a kernel that cannot start still fails the build, through the cell it cannot run.
+        with client.setup_kernel(env=env, stderr=subprocess.DEVNULL):
+            for index, cell in enumerate(notebook.cells):
+                client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+            if claims:
+                probe = nbformat.v4.new_code_cell(_probe([claim.expr for _, claim in claims]))
+                notebook.cells.append(probe)
+                try:
+                    client.execute_cell(probe, len(notebook.cells) - 1)
+                finally:
+                    notebook.cells.pop()
+                printed = "".join(output.get("text", "") for output in probe.outputs if output.get("name") == "stdout")
+                values = json.loads(printed)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
     docs = root / "docs"
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
