@@ -244,3 +244,9 @@ def test_the_wheel_in_the_site_is_the_engine_these_tests_ran():
     changed = sorted(set(shipped) ^ set(tested)) or [name for name in shipped if shipped[name] != tested[name]]
     assert not changed, f"the site's wheel is not the code under test (rebuild the site: make site): {changed}"
 
+
+def test_a_notebook_page_keeps_no_loader_that_would_fetch_mermaid_from_a_cdn():
+    from lessonkit.authoring.course_hooks import without_mermaid_loader
+
+    page = '<p>cell</p><script type="module">\n const m = await import("https://cdn.example/mermaid.esm.min.mjs");\n</script><script src="x.js"></script>'
+    assert without_mermaid_loader(page) == '<p>cell</p><script src="x.js"></script>'
