@@ -15,16 +15,23 @@ engine.subscribe(() => {
 });
 
 /**
- * A table or a notebook cell wider than the page scrolls sideways; a keyboard reader can only
+ * A table, a notebook cell or a line of code wider than the page scrolls sideways; a keyboard reader can only
  * scroll what can take focus, so each one that does scroll becomes a named, focusable region.
  */
 function focusableScrollers(root) {
-  const scrollers = ".md-typeset__scrollwrap, .jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb";
-  for (const wrapper of root.querySelectorAll(`:is(${scrollers}):not([tabindex])`)) {
-    if (wrapper.scrollWidth <= wrapper.clientWidth) continue;
-    wrapper.tabIndex = 0;
-    wrapper.setAttribute("role", "region");
-    wrapper.setAttribute("aria-label", wrapper.matches(".md-typeset__scrollwrap") ? "Table, scrolls sideways" : "Notebook cell, scrolls sideways");
+  const kinds = [
+    [".md-typeset__scrollwrap", "Table"],
+    [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", "Notebook cell"],
+    // A long signature in the API reference: Material makes no focus stop of these itself.
+    [".md-typeset pre > code", "Code"],
+  ];
+  for (const [selector, what] of kinds) {
+    for (const scroller of root.querySelectorAll(`:is(${selector}):not([tabindex])`)) {
+      if (scroller.scrollWidth <= scroller.clientWidth) continue;
+      scroller.tabIndex = 0;
+      scroller.setAttribute("role", "region");
+      scroller.setAttribute("aria-label", `${what}, scrolls sideways`);
+    }
   }
 }
 

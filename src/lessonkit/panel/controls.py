@@ -2,13 +2,13 @@
 
 Every kind becomes one native element in the browser shell (controls.js dispatches on `kind`):
 
-| kind   | element                          | value sent to the view                  |
-| ------ | -------------------------------- | --------------------------------------- |
-| choice | <select>                         | one of its options' values              |
-| toggle | <input type=checkbox>            | true or false; may enable other controls |
-| number | <input type=number min max step> | a number on the step grid, in range     |
-| range  | <input type=range> + its value   | a number on the step grid, in range     |
-| text   | <textarea>                       | nothing: the reader's own words, kept with the notes |
+| kind   | element                            | value sent to the view                               |
+| ------ | ---------------------------------- | ---------------------------------------------------- |
+| choice | `<select>`                         | one of its options' values                           |
+| toggle | `<input type=checkbox>`            | true or false; may enable other controls             |
+| number | `<input type=number min max step>` | a number on the step grid, in range                  |
+| range  | `<input type=range>` + its value   | a number on the step grid, in range                  |
+| text   | `<textarea>`                       | nothing: the reader's own words, kept with the notes |
 
 A control's `label` is its accessible name, worded as the lesson words it. Values arrive from
 controls, from a shared link or from storage, so every one is checked here, in one message style:
@@ -71,7 +71,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Choice:
-    """A <select>: one of a fixed set of options."""
+    """A `<select>`: one of a fixed set of options."""
 
     name: str
     label: str
@@ -151,7 +151,7 @@ class _Quantity:
 
 @dataclass(frozen=True)
 class Number(_Quantity):
-    """An <input type=number>: the reader types a value; out of range is refused visibly."""
+    """An `<input type=number>`: the reader types a value; out of range is refused visibly."""
 
     kind: str = field(default="number", init=False)
 
