@@ -250,3 +250,15 @@ def test_a_notebook_page_keeps_no_loader_that_would_fetch_mermaid_from_a_cdn():
 
     page = '<p>cell</p><script type="module">\n const m = await import("https://cdn.example/mermaid.esm.min.mjs");\n</script><script src="x.js"></script>'
     assert without_mermaid_loader(page) == '<p>cell</p><script src="x.js"></script>'
+
+
+THEME_BUNDLE = re.compile(r"<script\b[^>]*\bsrc=\"[^\"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js\"[^>]*>")
+
+
+def test_every_page_defers_the_themes_bundle_so_it_never_holds_the_parser(offline_build):
+    undeferred = []
+    for page in pages(offline_build):
+        tags = THEME_BUNDLE.findall(page.read_text(encoding="utf-8"))
+        where = page.relative_to(offline_build)
+        undeferred += [f"{where}: {tag}" for tag in tags if not re.search(r"\sdefer\b", tag)] or ([] if tags else [f"{where}: no theme bundle"])
+    assert not undeferred, "\n".join(undeferred)
