@@ -19,18 +19,21 @@ engine.subscribe(() => {
  * scroll what can take focus, so each one that does scroll becomes a named, focusable region.
  */
 function focusableScrollers(root) {
+  // Each region's name is unique on the page, as landmarks' names must be: tables and cells are
+  // numbered in reading order, a signature is named by the object it signs.
   const kinds = [
-    [".md-typeset__scrollwrap", "Table"],
-    [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", "Notebook cell"],
+    [".md-typeset__scrollwrap", (element, index) => `Table ${index}, scrolls sideways`],
+    [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", (element, index) => `Notebook cell ${index}, scrolls sideways`],
     // A long signature in the API reference: Material makes no focus stop of these itself.
-    [".md-typeset pre > code", "Code"],
+    [".doc-signature pre > code", (element, index) => `Signature of ${element.closest(".doc-object")?.querySelector("[id]")?.id ?? index}, scrolls sideways`],
   ];
-  for (const [selector, what] of kinds) {
+  for (const [selector, name] of kinds) {
+    const all = [...document.querySelectorAll(selector)];
     for (const scroller of root.querySelectorAll(`:is(${selector}):not([tabindex])`)) {
       if (scroller.scrollWidth <= scroller.clientWidth) continue;
       scroller.tabIndex = 0;
       scroller.setAttribute("role", "region");
-      scroller.setAttribute("aria-label", `${what}, scrolls sideways`);
+      scroller.setAttribute("aria-label", name(scroller, all.indexOf(scroller) + 1));
     }
   }
 }

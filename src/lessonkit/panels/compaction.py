@@ -377,7 +377,7 @@ def draw(params: Params, baseline: Params | None) -> View:
     if isinstance(result, Refusal):
         refusal = {"field": result.field, "moment": result.moment, "message": str(result)}
         html = join([
-            h("h4", {"class": "lk-heading"}, "The setting as written"),
+            h("h3", {"class": "lk-heading"}, "The setting as written"),
             code(written(params)),
             h("p", {"class": "lk-empty"}, f"Nothing to replay: the setting is refused when {MOMENTS[result.moment]}."),
             chart(None, None, captured_run, None),
@@ -394,11 +394,11 @@ def draw(params: Params, baseline: Params | None) -> View:
     request = request_at(result, params["time"])
     state = request_state(result, request) if request else {"request": None}
     html = join([
-        h("h4", {"class": "lk-heading"}, "The setting as written"),
+        h("h3", {"class": "lk-heading"}, "The setting as written"),
         code(written(params)),
         counters(result, request),
         chart(result, request, captured_run, threshold),
-        h("h4", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
+        h("h3", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
         seen_list(result, request),
         h("details", {"class": "lk-checks"}, h("summary", {}, f"Every trigger check of the session ({len(result.decisions)})"),
           checks_table(result)),

@@ -147,9 +147,9 @@ def body(run: Replay, arrival: Arrival, state: dict[str, Any], baseline: Replay 
             ("Overflow operations", ", ".join(arrival.operations) or "none"),
         ]),
         chart(run, arrival, baseline),
-        h("h4", {"class": "lk-heading"}, "Retained messages"),
+        h("h3", {"class": "lk-heading"}, "Retained messages"),
         h("ol", {"class": "lk-rows"}, rows) if rows else h("p", {"class": "lk-empty"}, "The window is empty."),
-        h("h4", {"class": "lk-heading"}, "Gone from the window"),
+        h("h3", {"class": "lk-heading"}, "Gone from the window"),
         h("ul", {"class": "lk-gone-list"}, [
             h("li", {"class": "lk-gone", "data-gone": turn}, h("del", {}, turn), f" {how} at {when:g} s") for turn, how, when in left
         ]) if left else h("p", {"class": "lk-empty"}, "Nothing has left the window yet."),

@@ -293,7 +293,7 @@ def table(run: Retrieval, stage: int) -> Markup:
         FINAL: "Cosines and scores to three decimals; the exact values are in the exported JSON.",
     }[stage]
     return join([
-        h("h4", {"class": "lk-heading"}, TABLE),
+        h("h3", {"class": "lk-heading"}, TABLE),
         h("p", {"class": "lk-wm-note"}, explained, " Another tenant's record shows no score: its similarity is not revealed."),
         record_table(
             TABLE,
@@ -333,7 +333,7 @@ def tray(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
     return h(
         "section",
         {"class": "lk-wm-context", "aria-label": "Selected context"},
-        h("h4", {"class": "lk-heading"}, "Selected context"),
+        h("h3", {"class": "lk-heading"}, "Selected context"),
         body,
         h("p", {"class": "lk-wm-note"}, "No answer is generated: compare the selected source facts yourself."),
     )
