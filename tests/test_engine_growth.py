@@ -11,8 +11,9 @@ import gc
 
 import pytest
 
-from bench.engine import compression_fixture
+from bench.engine import compaction_fixture, compression_fixture
 from lessonkit.chain import ReadsAsTuple
+from lessonkit.compaction_session import simulate
 from lessonkit.compression import FIDELITIES, replay
 
 
@@ -48,3 +49,13 @@ def test_a_replay_holds_each_folded_turn_once_not_again_in_every_later_summary(f
     assert len(folds) > 200
     assert held(str, [summary.folded for summary in summaries]) == len(folds)
     assert held(str, [summary.sources for summary in summaries]) == len(summaries[-1].sources)
+
+
+# Compaction
+
+
+def test_summaries_on_the_size_path_hold_each_covered_event_once_not_again_in_every_later_summary():
+    fixture = compaction_fixture(10)
+    run = simulate(fixture.presets["by-size"], "terse", fixture=fixture)
+    assert len(run.summaries) > 200 and run.summaries[-1].covered[0] == fixture.events[0].id
+    assert held(str, [summary.covered for summary in run.summaries]) == len(run.summaries[-1].covered)

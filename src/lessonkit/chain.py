@@ -1,7 +1,8 @@
 """Sequences that grow at their end without copying what they grew from, and read as tuples.
 
-A compression summary's folded turns grow by one turn at every fold. Copied into a new tuple at each
-step, N steps lay out 1 + 2 + ... + N IDs, so a replay grows with the square of its length.
+A compression summary's folded turns grow by one turn at every fold, and a compaction summary that
+takes in the one before it covers every event that one covered and more. Copied into a new tuple
+at each step, N steps lay out 1 + 2 + ... + N IDs, so a replay grows with the square of its length.
 A `Chain` shares its IDs with the chain it grew from and adds one, so each step is constant work,
 and every earlier chain still reads as it did.
 """

@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lessonkit.chain import Chain
 from lessonkit.compaction import Compaction, Refusal, Summarizer
 from lessonkit.fixtures import Record, read_fixture
 
@@ -109,18 +110,28 @@ class Event:
 
 @dataclass(frozen=True)
 class Summary:
-    """A summary of the raw events from `start` to `end`, seen by the model as one model-role turn."""
+    """A summary of the raw events from `start` to `end`, seen by the model as one model-role turn.
+
+    `covered` reads as a tuple of event IDs. It is a chain: a summary that takes in the one before it
+    shares that one's covered events instead of copying them, which on the size path would copy
+    every event summarized so far at every summary.
+    """
 
     id: str
     start: int
     end: int
     tokens: int
-    covered: tuple[str, ...]  # the raw events of its span, oldest first
+    covered: Chain[str]  # the raw events of its span, oldest first
     keeps: tuple[str, ...]  # the entries whose words it carries: said lines, an earlier summary
     mentions: tuple[str, ...] = ()
     by: str = ""
 
     role = "model"
+
+    def __post_init__(self) -> None:
+        # Written with a tuple, as a reader's summarizer may write one, it is taken in without copying too.
+        if not isinstance(self.covered, Chain):
+            object.__setattr__(self, "covered", Chain.of(self.covered))
 
     @property
     def position(self) -> int:
@@ -135,13 +146,16 @@ Entry = Event | Summary
 
 def write_summary(summary_id: str, span: tuple[Entry, ...], tokens: int, keeps: tuple[Entry, ...], by: str) -> Summary:
     """A summary of `span`, from the start of its first entry to its last: the bounds ADK's summarizers write."""
-    covered: list[str] = []
-    for entry in span:
+    first = span[0]
+    # A span that opens with the latest summary grows from its covered events, shared rather than
+    # copied; each later event is looked up in them, not searched for.
+    covered, rest = (first.covered, span[1:]) if isinstance(first, Summary) and first.covered.distinct else (Chain(), span)
+    for entry in rest:
         for raw in entry.covered if isinstance(entry, Summary) else (entry.id,):
             if raw not in covered:
-                covered.append(raw)
+                covered = covered.plus(raw)
     mentions = tuple(dict.fromkeys(name for entry in keeps for name in entry.mentions))
-    return Summary(summary_id, span[0].start, span[-1].position, tokens, tuple(covered), tuple(e.id for e in keeps), mentions, by)
+    return Summary(summary_id, first.start, span[-1].position, tokens, covered, tuple(e.id for e in keeps), mentions, by)
 
 
 class Terse(Summarizer):
