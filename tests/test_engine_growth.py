@@ -8,12 +8,13 @@ with everything before it fails here however fast the machine is.
 from __future__ import annotations
 
 import gc
+from dataclasses import fields, replace
 
 import pytest
 
 from bench.engine import compaction_fixture, compression_fixture
 from lessonkit.chain import ReadsAsTuple
-from lessonkit.compaction_session import simulate
+from lessonkit.compaction_session import SUMMARIZERS, Event, Summary, simulate
 from lessonkit.compression import FIDELITIES, replay
 
 
@@ -59,3 +60,38 @@ def test_summaries_on_the_size_path_hold_each_covered_event_once_not_again_in_ev
     run = simulate(fixture.presets["by-size"], "terse", fixture=fixture)
     assert len(run.summaries) > 200 and run.summaries[-1].covered[0] == fixture.events[0].id
     assert held(str, [summary.covered for summary in run.summaries]) == len(run.summaries[-1].covered)
+
+
+def test_requests_hold_what_the_model_saw_once_not_again_at_every_request():
+    fixture = compaction_fixture(10)
+    run = simulate(fixture.presets["by-turns"], "terse", fixture=fixture)
+    assert len(run.requests[-1].seen) > 40, "on the turn path every summary stays in view"
+    assert held((Event, Summary), [request.seen for request in run.requests]) <= 2 * len(run.log)
+
+
+class Counted(Event):
+    """An event that counts every read of its fields and properties, the engine's work on it."""
+
+    reads = 0
+
+    def __getattribute__(self, name: str):
+        Counted.reads += 1
+        return super().__getattribute__(name)
+
+
+def counted(fixture):
+    return replace(fixture, events=tuple(Counted(**{field.name: getattr(event, field.name) for field in fields(event)}) for event in fixture.events))
+
+
+@pytest.mark.parametrize("summarizer", list(SUMMARIZERS))
+@pytest.mark.parametrize("preset", ["by-size", "by-turns", "both"])
+def test_the_checks_read_each_event_and_each_summarys_span_a_bounded_number_of_times(preset, summarizer):
+    # Each summary reads its span, and a longer session may write more of them per event, so reads
+    # are counted per event and summary written: doubling the session must leave that about the same.
+    per_entry = []
+    for copies in (4, 8):
+        fixture = counted(compaction_fixture(copies))
+        Counted.reads = 0
+        run = simulate(fixture.presets[preset], summarizer, fixture=fixture)
+        per_entry.append(Counted.reads / len(run.log))
+    assert per_entry[1] <= 1.25 * per_entry[0], f"reads per entry of the log went from {per_entry[0]:.1f} to {per_entry[1]:.1f}"
