@@ -1,11 +1,14 @@
 """The compaction setting keeps the source's rules, and the session simulator reproduces the lesson's figures."""
 
 import json
+from dataclasses import replace
+from unittest import mock
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bench.engine import compaction_fixture
 from lessonkit.compaction import (
     ADK_FIELDS,
     NO_TRIGGER_REFUSAL,
@@ -23,10 +26,12 @@ from lessonkit.compaction_session import (
     AgentModel,
     Event,
     Lesson,
+    SessionLog,
     Summary,
     Terse,
     kept_summaries,
     lesson,
+    removable,
     simulate,
     terse,
     visible,
@@ -326,6 +331,99 @@ def test_every_request_sees_summaries_and_the_raw_events_outside_them(size, turn
         assert [entry.position for entry in request.seen] == sorted(entry.position for entry in request.seen)
         assert request.prompt == sum(entry.tokens for entry in request.seen) + sum(a.tokens for a in request.attached)
         assert request.prompt - request.uncompacted <= sum(summary.tokens for summary in summaries)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_session_logs_indexes_read_what_the_rules_read_from_the_whole_log(data):
+    # Events in position order, each turn's together, and summaries of any span up to the newest
+    # event; now and then an event out of order, a turn taken up again, or a summary that ends before
+    # it starts or after the newest event, and from then on the log is read in full. What the model
+    # sees, the latest summary it sees, what replacing a span would remove, and the raw events and
+    # turns after a position all read as the rules read the whole log.
+    session, log, events, turn = SessionLog(), [], [], 1
+    for number in range(18):
+        odd = data.draw(st.sampled_from(["out of order", "turn again", *[None] * 18]))
+        position = data.draw(st.integers(0, number)) if odd == "out of order" else number
+        turn = data.draw(st.integers(1, turn)) if odd == "turn again" else turn + data.draw(st.integers(0, 1))
+        event = Event(f"e{number}", position, turn, "user", data.draw(st.integers(1, 50)), "x")
+        events.append(event)
+        session.add(event)
+        log.append(event)
+        for _ in range(data.draw(st.integers(0, 2))):
+            odd = data.draw(st.sampled_from(["backwards", "ahead", *[None] * 18]))
+            end = data.draw(st.integers(0, 20 if odd == "ahead" else number))
+            start = data.draw(st.integers(0, end))
+            if odd == "backwards":
+                start, end = end, start - 1
+            summary = Summary(f"S{session.written + 1}", start, end, data.draw(st.integers(0, 60)), (), ())
+            session.write(summary)
+            log.append(summary)
+        kept = kept_summaries(tuple(log))
+        assert session.seen == visible(tuple(log))
+        assert session.latest == (kept[-1] if kept else None)
+        first = data.draw(st.integers(0, number))
+        latest = (kept[-1],) if kept and data.draw(st.booleans()) else ()
+        span = (*latest, events[first], events[data.draw(st.integers(first, number))])
+        assert session.removable(span) == removable(tuple(log), span)
+        raw, turns = [entry for entry in log if isinstance(entry, Event)], {}
+        for entry in raw:
+            turns.setdefault(entry.turn, []).append(entry)
+        assert session.raw_after(first) == [entry for entry in raw if entry.position > first]
+        assert session.turns_after(first) == [number for number, its in turns.items() if its[-1].position > first]
+
+
+class Forgetful(Summarizer):
+    """Carries nothing: the file's name leaves what the model sees with the events it summarizes."""
+
+    name = "forgetful"
+
+    def summarize(self, span, summary_id):
+        return write_summary(summary_id, span, 10, (), self.name)
+
+
+class FromTheStart(Summarizer):
+    """Claims every event from the session's first: its summaries hold every summary before them."""
+
+    name = "from-the-start"
+
+    def summarize(self, span, summary_id):
+        return replace(terse.summarize(span, summary_id) or write_summary(summary_id, span, 1, (), self.name), start=0)
+
+
+class Backwards(Summarizer):
+    """Writes its span's bounds the wrong way round, as no summarizer should: a summary that covers nothing."""
+
+    name = "backwards"
+
+    def summarize(self, span, summary_id):
+        summary = write_summary(summary_id, span, 10, span[:1], self.name)
+        return replace(summary, start=summary.end, end=summary.start)
+
+
+OWN_SUMMARIZERS = {"forgetful": Forgetful(), "from-the-start": FromTheStart(), "backwards": Backwards()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.one_of(st.none(), st.tuples(st.integers(1, 6000), st.integers(0, 12))),
+    turns=st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(0, 4))),
+    summarizer=st.sampled_from(["terse", "model", *OWN_SUMMARIZERS]),
+    copies=st.integers(1, 3),
+)
+def test_the_session_logs_indexes_decide_as_reading_the_whole_log_would(size, turns, summarizer, copies):
+    assume(size is not None or turns is not None)
+    setting = Compaction(*(size or (None, None)), *(turns or (None, None)))
+    writer, fixture = OWN_SUMMARIZERS.get(summarizer, summarizer), compaction_fixture(copies)
+    indexed = simulate(setting, writer, fixture)
+    started = SessionLog.__init__
+
+    def reading_in_full(session):
+        started(session)
+        session.read_in_full()
+
+    with mock.patch.object(SessionLog, "__init__", reading_in_full):
+        assert simulate(setting, writer, fixture) == indexed
 
 
 @pytest.mark.parametrize(

@@ -39,10 +39,12 @@ and it reiterates the user's requests, so it carries the names of the files they
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lessonkit.chain import Chain, ReadsAsTuple
 from lessonkit.compaction import Compaction, Refusal, Summarizer
 from lessonkit.fixtures import Record, read_fixture
 
@@ -109,18 +111,28 @@ class Event:
 
 @dataclass(frozen=True)
 class Summary:
-    """A summary of the raw events from `start` to `end`, seen by the model as one model-role turn."""
+    """A summary of the raw events from `start` to `end`, seen by the model as one model-role turn.
+
+    `covered` reads as a tuple of event IDs. It is a chain: a summary that takes in the one before it
+    shares that one's covered events instead of copying them, which on the size path would copy
+    every event summarized so far at every summary.
+    """
 
     id: str
     start: int
     end: int
     tokens: int
-    covered: tuple[str, ...]  # the raw events of its span, oldest first
+    covered: Chain[str]  # the raw events of its span, oldest first
     keeps: tuple[str, ...]  # the entries whose words it carries: said lines, an earlier summary
     mentions: tuple[str, ...] = ()
     by: str = ""
 
     role = "model"
+
+    def __post_init__(self) -> None:
+        # Written with a tuple, as a reader's summarizer may write one, it is taken in without copying too.
+        if not isinstance(self.covered, Chain):
+            object.__setattr__(self, "covered", Chain.of(self.covered))
 
     @property
     def position(self) -> int:
@@ -150,13 +162,16 @@ def write_summary(summary_id: str, span: tuple[Entry, ...], tokens: int, keeps: 
         >>> summary.covered, summary.keeps, summary.mentions
         (('u1', 'c1', 'r1', 'a1'), ('u1',), ('statement-march.pdf',))
     """
-    covered: list[str] = []
-    for entry in span:
+    first = span[0]
+    # A span that opens with the latest summary grows from its covered events, shared rather than
+    # copied; each later event is looked up in them, not searched for.
+    covered, rest = (first.covered, span[1:]) if isinstance(first, Summary) and first.covered.distinct else (Chain(), span)
+    for entry in rest:
         for raw in entry.covered if isinstance(entry, Summary) else (entry.id,):
             if raw not in covered:
-                covered.append(raw)
+                covered = covered.plus(raw)
     mentions = tuple(dict.fromkeys(name for entry in keeps for name in entry.mentions))
-    return Summary(summary_id, span[0].start, span[-1].position, tokens, tuple(covered), tuple(e.id for e in keeps), mentions, by)
+    return Summary(summary_id, first.start, span[-1].position, tokens, covered, tuple(e.id for e in keeps), mentions, by)
 
 
 class Terse(Summarizer):
@@ -236,7 +251,7 @@ def visible(log: tuple[Entry, ...]) -> tuple[Entry, ...]:
     return tuple(sorted(seen + list(kept), key=lambda entry: entry.position))
 
 
-def attached(view: tuple[Entry, ...], attachments: tuple[Attachment, ...]) -> tuple[Attachment, ...]:
+def attached(view: Iterable[Entry], attachments: tuple[Attachment, ...]) -> tuple[Attachment, ...]:
     """The files attached to a request: those whose names the entries the model sees mention.
 
     Args:
@@ -248,7 +263,21 @@ def attached(view: tuple[Entry, ...], attachments: tuple[Attachment, ...]) -> tu
         >>> [file.name for file in attached(lesson().events, lesson().attachments)]
         ['statement-march.pdf']
     """
-    named = {name for entry in view for name in entry.mentions}
+    return attached_by_name({name for entry in view for name in entry.mentions}, attachments)
+
+
+def attached_by_name(named: set[str] | frozenset[str], attachments: tuple[Attachment, ...]) -> tuple[Attachment, ...]:
+    """The files attached to a request, from the names the entries the model sees mention.
+
+    Args:
+        named: The file names mentioned.
+        attachments: The session's attachments.
+
+    Examples:
+        >>> from lessonkit.compaction_session import attached_by_name, lesson
+        >>> [file.name for file in attached_by_name({"statement-march.pdf", "notes.txt"}, lesson().attachments)]
+        ['statement-march.pdf']
+    """
     return tuple(attachment for attachment in attachments if attachment.name in named)
 
 
@@ -266,37 +295,208 @@ def weight(entries: tuple[Entry, ...]) -> int:
     return sum(entry.tokens for entry in entries)
 
 
-def prompt_reading(log: tuple[Entry, ...], prompts: Mapping[str, int]) -> tuple[int | None, bool]:
-    """What the size trigger reads: the last request's prompt, or an estimate if a summary came since.
+# What the model sees, kept as the session grows: every model request keeps what its model saw, and
+# every check reads the session at that moment. Read from the whole log each time, as the functions
+# above read it, the checks of a session of N events cost N times N.
 
-    Args:
-        log: The session as written so far.
-        prompts: Each model request's prompt, by the ID of the event it produced.
 
-    Returns:
-        The tokens read (None before any request), and whether they were estimated.
+class Seen(ReadsAsTuple[Entry]):
+    """What the model sees at one moment, oldest first: its newest entry after what it saw before that.
+
+    Each Seen shares everything but its newest entry with the Seen it grew from, so a request keeps
+    what its model saw at constant cost, however much that is: on the turn path every summary stays
+    in view, so it grows with the session. It is laid out only when read, as a tuple. Its tokens and
+    the attachment names its entries mention, which every request reads, are kept as it grows.
 
     Examples:
-        >>> from lessonkit.compaction_session import lesson, prompt_reading
-        >>> prompt_reading(lesson().events[:4], {})
-        (334, True)
+        >>> from lessonkit.compaction_session import Seen, lesson
+        >>> seen = Seen.of(lesson().events[:2])
+        >>> [entry.id for entry in seen], seen.tokens, sorted(seen.named)
+        (['u1', 'c1'], 62, ['statement-march.pdf'])
     """
-    for entry in reversed(log):
-        if isinstance(entry, Summary):
-            break  # counts from before a summary describe a prompt it replaced
-        if entry.id in prompts:
-            return prompts[entry.id], False
-    estimate = weight(visible(log))
-    return (estimate or None), True
+
+    __slots__ = ("newest", "before", "length", "tokens", "named")
+
+    def __init__(self) -> None:
+        """Nothing seen yet."""
+        self.newest: Entry | None = None
+        self.before: Seen | None = None
+        self.length = 0
+        self.tokens = 0
+        self.named: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry]) -> Seen:
+        seen = cls()
+        for entry in entries:
+            seen = seen.then(entry)
+        return seen
+
+    def then(self, entry: Entry) -> Seen:
+        """What the model sees with `entry` after everything seen here; this Seen is unchanged."""
+        seen = Seen.__new__(Seen)
+        seen.newest, seen.before, seen.length = entry, self, self.length + 1
+        seen.tokens = self.tokens + entry.tokens
+        seen.named = self.named.union(entry.mentions) if entry.mentions else self.named
+        return seen
+
+    def __reversed__(self) -> Iterator[Entry]:
+        seen = self
+        while seen.length:
+            yield seen.newest
+            seen = seen.before
+
+    def __iter__(self) -> Iterator[Entry]:
+        return reversed(list(reversed(self)))
+
+    def __len__(self) -> int:
+        return self.length
 
 
-def _latest(log: tuple[Entry, ...]) -> Summary | None:
-    kept = kept_summaries(log)
-    return kept[-1] if kept else None
+class SessionLog:
+    """The session as written so far, and what the checks read from it, updated as it is written.
+
+    `log` holds raw events and summaries in written order, the session as the rules above read it.
+    Beside it are kept what the model sees now, the latest summary it sees, the raw events by
+    position and the turns with where each ends, so that a check costs what the span it reads costs,
+    not what the whole session does. They rest on what a session and its summaries are: each event
+    after the one before it and after every summary's end, a turn's events together, a summary that
+    starts no later than it ends. A log that breaks one (a fixture built by hand, a summarizer of a
+    reader's own) is read in full from then on, by the functions above, so it is read the same.
+    """
+
+    def __init__(self) -> None:
+        self.log: list[Entry] = []
+        self.seen = Seen()  # what the model sees now
+        self.modelled = True  # the indexes below hold the rules; False: read the whole log
+        self.written = 0  # summaries written
+        self.last_written: Summary | None = None
+        self._latest: Summary | None = None  # the latest summary the model sees, while modelled
+        self.reach: int | None = None  # the furthest end of a summary written
+        self.raw: list[Event] = []
+        self.raw_positions: list[int] = []
+        self.raw_tokens = 0
+        self.raw_named: set[str] = set()
+        self.at_position: dict[int, Event] = {}
+        self.turns: list[int] = []  # in the order they began
+        self.turn_place: dict[int, int] = {}  # a turn's index in `turns`
+        self.turn_events: dict[int, list[Event]] = {}
+        self.turn_ends: list[int] = []  # the position of each turn's last event so far
+
+    def read_in_full(self) -> None:
+        """Read the whole log from now on, as the functions above do, rather than the indexes."""
+        self.modelled = False
+        self.seen = Seen.of(visible(tuple(self.log)))
+
+    def add(self, event: Event) -> None:
+        """A raw event, after every other."""
+        newest = self.raw[-1].position if self.raw else None
+        in_order = (newest is None or event.position > newest) and (self.reach is None or event.position > self.reach)
+        place = self.turn_place.get(event.turn)
+        self.log.append(event)
+        self.raw.append(event)
+        self.raw_positions.append(event.position)
+        self.raw_tokens += event.tokens
+        self.raw_named.update(event.mentions)
+        self.at_position.setdefault(event.position, event)
+        if place is None:
+            self.turn_place[event.turn] = len(self.turns)
+            self.turns.append(event.turn)
+            self.turn_events[event.turn] = [event]
+            self.turn_ends.append(event.position)
+        else:
+            self.turn_events[event.turn].append(event)
+            self.turn_ends[place] = event.position
+        if self.modelled and in_order and place in (None, len(self.turns) - 1):
+            self.seen = self.seen.then(event)  # after every summary's end: nothing covers it
+        else:
+            self.read_in_full()
+
+    def write(self, summary: Summary) -> None:
+        """A summary, written after every entry so far."""
+        self.log.append(summary)
+        self.written += 1
+        self.last_written = summary
+        self.reach = summary.end if self.reach is None else max(self.reach, summary.end)
+        if not self.modelled or summary.start > summary.end:
+            self.read_in_full()
+            return
+        # Whatever the summary replaces, or is contained by, ends at or after its start: the newest
+        # entries the model sees, as many as its span reaches back over.
+        start, end = summary.start, summary.end
+        reached, rest = [], self.seen
+        while rest.length and rest.newest.position >= start:
+            if _holds(rest.newest, start, end):
+                return  # a summary the model sees already holds this span: it sees nothing new
+            reached.append(rest.newest)
+            rest = rest.before
+        self._latest, seen, placed = summary, rest, False
+        for entry in reversed(reached):  # oldest first; none ends where the summary does
+            if _replaces(start, end, entry):
+                continue
+            if not placed and entry.position > summary.end:
+                seen, placed = seen.then(summary), True
+            seen = seen.then(entry)
+        self.seen = seen if placed else seen.then(summary)
+
+    @property
+    def latest(self) -> Summary | None:
+        """The latest summary written that the model still sees."""
+        if self.modelled:
+            return self._latest
+        kept = kept_summaries(tuple(self.log))
+        return kept[-1] if kept else None
+
+    def raw_after(self, end: int) -> list[Event]:
+        """The raw events after position `end`, in order."""
+        if self.modelled:
+            return self.raw[bisect_right(self.raw_positions, end) :]
+        return [event for event in self.raw if event.position > end]
+
+    def turns_after(self, end: int) -> list[int]:
+        """The turns with an event after position `end`, in order."""
+        if self.modelled:
+            return self.turns[bisect_right(self.turn_ends, end) :]
+        return [turn for turn in self.turns if self.turn_events[turn][-1].position > end]
+
+    def event_at(self, position: int) -> Event:
+        """The first raw event at `position`."""
+        if position in self.at_position:
+            return self.at_position[position]
+        return next(event for event in self.raw if event.position == position)  # none: fail as the log read would
+
+    def prompt_reading(self, prompts: Mapping[str, int]) -> tuple[int | None, bool]:
+        """What the size trigger reads: the last request's prompt, or an estimate if a summary came since."""
+        for entry in reversed(self.log):
+            if isinstance(entry, Summary):
+                break  # counts from before a summary describe a prompt it replaced
+            if entry.id in prompts:
+                return prompts[entry.id], False
+        return (self.seen.tokens or None), True
+
+    def removable(self, span: tuple[Entry, ...]) -> int:
+        """Tokens that replacing `span` with an empty summary would take out of what the model sees (see `removable`)."""
+        if not self.modelled:
+            return removable(tuple(self.log), span)
+        start, end = min(entry.start for entry in span), max(entry.position for entry in span)
+        gain, rest = 0, self.seen
+        while rest.length and rest.newest.position >= start:
+            if _holds(rest.newest, start, end):
+                return 0  # an empty summary of the span would not be kept: the model would see the same
+            if _replaces(start, end, rest.newest):
+                gain += rest.newest.tokens
+            rest = rest.before
+        return gain
 
 
-def _last_written(log: tuple[Entry, ...]) -> Summary | None:
-    return next((entry for entry in reversed(log) if isinstance(entry, Summary)), None)
+def _holds(entry: Entry, start: int, end: int) -> bool:
+    """Whether `entry` is a summary whose span holds `start` to `end` and is another span: a summary of that is not kept."""
+    return isinstance(entry, Summary) and entry.start <= start and end <= entry.end and (entry.start != start or entry.end != end)
+
+
+def _replaces(start: int, end: int, entry: Entry) -> bool:
+    """Whether a kept summary of `start` to `end` takes `entry` out of view: a raw event in its span, or a summary within it."""
+    return start <= entry.start and entry.position <= end
 
 
 def _keeping_pairs(candidates: list[Event], keep: int) -> int:
@@ -359,30 +559,28 @@ class Decision:
     summary: Summary | None = None
 
 
-def _summarize(log: tuple[Entry, ...], summarizer: Summarizer, span: tuple[Entry, ...], why: str, **check) -> Decision:
+def _summarize(session: SessionLog, summarizer: Summarizer, span: tuple[Entry, ...], why: str, **check) -> Decision:
     """Summarize `span` if that is worth it; `why` says why the trigger fired."""
-    latest = _latest(log)
-    gain, cost = removable(log, span), (latest.tokens if latest else 0)
+    latest = session.latest
+    gain, cost = session.removable(span), (latest.tokens if latest else 0)
     check.update(fired=True, span=tuple(entry.id for entry in span))
     if gain <= cost:
         return Decision(
             reason=f"{why}; not worth it: that would remove {gain:,} tokens, the latest summary weighs {cost:,}", **check
         )
-    summary = summarizer.summarize(span, f"S{sum(isinstance(entry, Summary) for entry in log) + 1}")
+    summary = summarizer.summarize(span, f"S{session.written + 1}")
     if summary is None:
         return Decision(reason=f"{why}; the summarizer wrote nothing", called=True, **check)
-    first, last = (next(e.id for e in log if isinstance(e, Event) and e.position == at) for at in (summary.start, summary.end))
+    first, last = (session.event_at(at).id for at in (summary.start, summary.end))
     reason = f"{why}; {summary.id} summarizes {first}–{last} in {summary.tokens:,} tokens"
     return Decision(reason=reason, called=True, summary=summary, **check)
 
 
-def check_size(
-    log: tuple[Entry, ...], prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: str
-) -> Decision:
+def check_size(session: SessionLog, prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
     """The size trigger at one moment: ADK's token-threshold compaction.
 
     Args:
-        log: The session as written so far.
+        session: The session as written so far.
         prompts: Each model request's prompt, by the ID of the event it produced.
         compaction: The setting; its ``after_tokens`` and ``keep_recent_events`` apply.
         summarizer: What writes the summary.
@@ -393,21 +591,24 @@ def check_size(
 
     Examples:
         >>> from lessonkit.compaction import Compaction
-        >>> from lessonkit.compaction_session import check_size, lesson, summarizer_named
-        >>> decision = check_size(lesson().events[:20], {}, Compaction(after_tokens=100, keep_recent_events=2),
+        >>> from lessonkit.compaction_session import SessionLog, check_size, lesson, summarizer_named
+        >>> session = SessionLog()
+        >>> for event in lesson().events[:20]:
+        ...     session.add(event)
+        >>> decision = check_size(session, {}, Compaction(after_tokens=100, keep_recent_events=2),
         ...                       summarizer_named("terse"), "before request 9")
         >>> decision.fired, decision.summary.id, decision.summary.tokens
         (True, 'S1', 335)
     """
-    reading, estimated = prompt_reading(log, prompts)
+    reading, estimated = session.prompt_reading(prompts)
     source = "the prompt estimated from what the model sees" if estimated else "the last request's prompt"
     check = {"moment": moment, "trigger": "size", "reading": reading, "estimated": estimated}
     if reading is None or reading < compaction.after_tokens:
         shown = "nothing to read" if reading is None else f"{reading:,} tokens"
         return Decision(fired=False, reason=f"{source}: {shown}, under {compaction.after_tokens:,}", **check)
     why = f"{source}: {reading:,} tokens, at or over {compaction.after_tokens:,}"
-    latest = _latest(log)
-    candidates = [entry for entry in log if isinstance(entry, Event) and entry.position > (latest.end if latest else -1)]
+    latest = session.latest
+    candidates = session.raw_after(latest.end if latest else -1)
     keep = compaction.keep_recent_events
     if len(candidates) <= keep:
         reason = f"{why}; nothing to compact: {len(candidates)} raw events since the latest summary, and {keep} are kept"
@@ -415,14 +616,14 @@ def check_size(
     chosen = _answered_prefix(candidates if keep == 0 else candidates[: _keeping_pairs(candidates, keep)])
     if not chosen:
         return Decision(fired=True, reason=f"{why}; nothing to compact once tool calls keep their responses", **check)
-    return _summarize(log, summarizer, ((latest,) if latest else ()) + tuple(chosen), why, **check)
+    return _summarize(session, summarizer, ((latest,) if latest else ()) + tuple(chosen), why, **check)
 
 
-def check_turns(log: tuple[Entry, ...], compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
+def check_turns(session: SessionLog, compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
     """The turn trigger after a turn: ADK's sliding-window compaction.
 
     Args:
-        log: The session as written so far.
+        session: The session as written so far.
         compaction: The setting; its ``after_invocations`` and ``overlap`` apply.
         summarizer: What writes the summary.
         moment: When the check runs, as the page names it ("after turn 4").
@@ -432,32 +633,31 @@ def check_turns(log: tuple[Entry, ...], compaction: Compaction, summarizer: Summ
 
     Examples:
         >>> from lessonkit.compaction import Compaction
-        >>> from lessonkit.compaction_session import check_turns, lesson, summarizer_named
-        >>> decision = check_turns(lesson().events[:20], Compaction(after_invocations=4, overlap=1),
+        >>> from lessonkit.compaction_session import SessionLog, check_turns, lesson, summarizer_named
+        >>> session = SessionLog()
+        >>> for event in lesson().events[:20]:
+        ...     session.add(event)
+        >>> decision = check_turns(session, Compaction(after_invocations=4, overlap=1),
         ...                        summarizer_named("terse"), "after turn 5")
         >>> decision.fired, decision.summary.covered[-1]
         (True, 'a5')
     """
-    last = _last_written(log)
-    turns: dict[int, list[Event]] = {}
-    for entry in log:
-        if isinstance(entry, Event):
-            turns.setdefault(entry.turn, []).append(entry)
-    order = list(turns)
-    new = [turn for turn in order if turns[turn][-1].position > (last.end if last else -1)]
+    last = session.last_written
+    order, turns = session.turns, session.turn_events
+    new = session.turns_after(last.end if last else -1)
     check = {"moment": moment, "trigger": "turns", "reading": len(new)}
     every = compaction.after_invocations
     if len(new) < every:
         return Decision(fired=False, reason=f"{len(new)} new turns since the last summary, under {every}", **check)
-    first = order.index(new[0])
+    first = session.turn_place[new[0]]
     start = max(0, first - compaction.overlap)
-    chosen = order[start : order.index(new[-1]) + 1]
+    chosen = order[start : session.turn_place[new[-1]] + 1]
     again = f", re-including {first - start} earlier" if first > start else ""
     why = f"{len(new)} new turns, at or over {every}: turns {chosen[0]}–{chosen[-1]}{again}"
     span = _answered_prefix([event for turn in chosen for event in turns[turn]])
     if not span:
         return Decision(fired=True, reason=f"{why}; nothing to compact once tool calls keep their responses", **check)
-    return _summarize(log, summarizer, tuple(span), why, **check)
+    return _summarize(session, summarizer, tuple(span), why, **check)
 
 
 @dataclass(frozen=True)
@@ -467,7 +667,7 @@ class Request:
     number: int
     turn: int
     answer: str  # the event the request produced: a tool call or a reply
-    seen: tuple[Entry, ...]
+    seen: Seen  # reads as the tuple of what the model saw, oldest first
     attached: tuple[Attachment, ...]
     prompt: int
     uncompacted: int  # the same request's prompt with no compaction at all
@@ -675,16 +875,15 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
     fixture = lesson() if fixture is None else fixture
     if not isinstance(fixture, Lesson):
         raise ValueError(f"fixture {fixture!r:.80} is not a compaction Lesson; allowed: a Lesson, or None for the lesson's own")  # noqa: TRY004
-    log: tuple[Entry, ...] = ()
+    session = SessionLog()
     prompts: dict[str, int] = {}
     requests: list[Request] = []
     decisions: list[Decision] = []
 
     def record(decision: Decision) -> bool:
-        nonlocal log
         decisions.append(decision)
         if decision.summary is not None:
-            log = log + (decision.summary,)
+            session.write(decision.summary)
         return decision.summary is not None
 
     for event in fixture.events:
@@ -692,19 +891,18 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
             number = len(requests) + 1
             decision = None
             if compaction.by_size:
-                decision = check_size(log, prompts, compaction, writer, f"before request {number}")
+                decision = check_size(session, prompts, compaction, writer, f"before request {number}")
                 record(decision)
-            seen = visible(log)
-            files = attached(seen, fixture.attachments)
-            raw = tuple(entry for entry in log if isinstance(entry, Event))
-            uncompacted = weight(raw) + weight(attached(raw, fixture.attachments))
-            prompt = weight(seen) + weight(files)
+            seen = session.seen
+            files = attached_by_name(seen.named, fixture.attachments)
+            uncompacted = session.raw_tokens + weight(attached_by_name(session.raw_named, fixture.attachments))
+            prompt = seen.tokens + weight(files)
             requests.append(Request(number, event.turn, event.id, seen, files, prompt, uncompacted, decision))
             prompts[event.id] = prompt
-        log = log + (event,)
+        session.add(event)
         if event.kind == "reply":  # the turn is over: the Runner's post-invocation compaction
             moment = f"after turn {event.turn}"
-            wrote = compaction.by_size and record(check_size(log, prompts, compaction, writer, moment))
+            wrote = compaction.by_size and record(check_size(session, prompts, compaction, writer, moment))
             if compaction.by_turns and not wrote:
-                record(check_turns(log, compaction, writer, moment))
-    return Run(compaction, writer.name, writer.reads_span, tuple(requests), tuple(decisions), log)
+                record(check_turns(session, compaction, writer, moment))
+    return Run(compaction, writer.name, writer.reads_span, tuple(requests), tuple(decisions), tuple(session.log))

@@ -19,10 +19,11 @@ source does, or a summary that kept that turn's provenance.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from lessonkit.chain import Chain
 from lessonkit.fixtures import Record, read_fixture
 
 LESSON = "context-compression"
@@ -72,22 +73,36 @@ class Turn:
 
 @dataclass(frozen=True)
 class Summary:
-    """The one summary a window may hold: pinned once created, growing as turns fold into it."""
+    """The one summary a window may hold: pinned once created, growing as turns fold into it.
+
+    `folded` and `sources` read as tuples of turn IDs. They are chains, so a fold shares the
+    previous summary's IDs instead of copying them: a replay's summaries grow with every fold, and
+    copies would make a replay quadratic in its number of turns.
+    """
 
     tokens: int
-    folded: tuple[str, ...] = ()
-    sources: tuple[str, ...] = ()
+    folded: Chain[str] = field(default_factory=Chain)
+    sources: Chain[str] = field(default_factory=Chain)
     mentions_fact: bool = False
     id: str = SUMMARY_ID
     role: str = "summary"
     pinned: bool = True
 
+    def __post_init__(self) -> None:
+        # A summary built from tuples, as a reader's code may build one, folds without copying too.
+        for name in ("folded", "sources"):
+            if not isinstance(getattr(self, name), Chain):
+                object.__setattr__(self, name, Chain.of(getattr(self, name)))
+
     def fold(self, turn: Turn, fidelity: str) -> Summary:
         keep = fidelity == "preserve"
+        sources = self.sources
+        for source in turn.sources if keep else ():
+            sources = sources.plus(source)
         return Summary(
             tokens=self.tokens,
-            folded=self.folded + (turn.id,),
-            sources=self.sources + (turn.sources if keep else ()),
+            folded=self.folded.plus(turn.id),
+            sources=sources,
             mentions_fact=self.mentions_fact or (keep and turn.mentions_fact),
         )
 
@@ -122,6 +137,12 @@ class Window:
         return tuple(source for entry in self.entries for source in entry.sources)
 
     @property
+    def user_backed(self) -> bool:
+        # Asked of every arrival: whether any entry has a source, without laying out the summary's
+        # sources, which grow with the conversation.
+        return any(entry.sources for entry in self.entries)
+
+    @property
     def fact_mentioned(self) -> bool:
         return any(entry.mentions_fact for entry in self.entries)
 
@@ -142,7 +163,7 @@ class Window:
         return Window(pinned + (summary,) + unpinned)
 
     def answer(self, fact: Fact) -> str:
-        if self.sources:
+        if self.user_backed:
             return fact.answer
         return "unsupported" if self.fact_mentioned else "unknown"
 
@@ -264,7 +285,7 @@ class Arrival:
 
     @property
     def user_backed(self) -> bool:
-        return bool(self.window.sources)
+        return self.window.user_backed
 
     @property
     def answer(self) -> str:

@@ -14,8 +14,9 @@ from lessonkit.authoring.api_links import DIRECTIVE, Reference, public_functions
 ROOT = Path(__file__).parents[2]
 REFERENCE = ROOT / "docs" / "reference"
 DOCUMENTED = sorted({match["module"] for page in REFERENCE.glob("*.md") for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8"))})
-# The worker's entry points and the sample runner are the site's plumbing, not what a reader calls.
-PLUMBING = {"lessonkit.runtime", "lessonkit.samples"}
+# The worker's entry points and the sample runner are the site's plumbing, and chains are how the
+# engines store what grows; none is what a reader calls.
+PLUMBING = {"lessonkit.runtime", "lessonkit.samples", "lessonkit.chain"}
 FUNCTIONS = [(module, name) for module in DOCUMENTED for name in public_functions(module)]
 
 
