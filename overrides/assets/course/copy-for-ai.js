@@ -3,6 +3,7 @@
 // AI assistant. The copy is read from this site only; nothing leaves the browser but the clipboard.
 // A second concern lives here too because it is as small: before printing, the numbers behind each
 // chart are opened, since paper cannot expand a <details>.
+import { onEveryPage } from "../lessonkit/navigation.js";
 
 const BUTTON_CLASS = "lk-copy-for-ai";
 
@@ -79,14 +80,8 @@ function restoreChartNumbers() {
   }
 }
 
-addButton();
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addButton);
 window.addEventListener("beforeprint", openChartNumbers);
 window.addEventListener("afterprint", restoreChartNumbers);
 
-// Material's instant navigation swaps the article without reloading scripts; document$ announces it.
-function followInstantNavigation() {
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => addButton());
-}
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followInstantNavigation);
-else followInstantNavigation();
+// Every page, instant navigation's included: Material swaps the article without reloading scripts.
+onEveryPage(addButton);

@@ -7,6 +7,7 @@ import { Panel } from "./panel.js";
 import { enhanceSamples } from "./samples.js";
 import { Storage } from "./storage.js";
 import { h } from "./dom.js";
+import { onEveryPage } from "./navigation.js";
 
 // One worker for the whole page (and, with instant navigation, for the whole visit).
 const engine = new Engine(new URL("worker.js", import.meta.url));
@@ -57,15 +58,6 @@ function enhance(root = document) {
   enhanceSamples(root, { engine, storage });
 }
 
-// The shell may run while the page is still being parsed (it is loaded async): enhance what is
-// there now, and the rest once parsing is done.
-enhance();
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => enhance());
-
-// Material's instant navigation swaps pages without reloading scripts; document$ announces each
-// one. The theme's bundle defines it, and may not have run yet when this module does.
-function followInstantNavigation() {
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(() => enhance());
-}
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followInstantNavigation);
-else followInstantNavigation();
+// Loaded async, the shell may run while the page is still being parsed: it enhances what is there
+// now, the rest once parsing is done, and each page instant navigation brings in.
+onEveryPage(() => enhance());
