@@ -262,3 +262,15 @@ def test_every_page_defers_the_themes_bundle_so_it_never_holds_the_parser(offlin
         where = page.relative_to(offline_build)
         undeferred += [f"{where}: {tag}" for tag in tags if not re.search(r"\sdefer\b", tag)] or ([] if tags else [f"{where}: no theme bundle"])
     assert not undeferred, "\n".join(undeferred)
+
+
+MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')
+
+
+def test_module_preloads_name_only_the_shells_modules(offline_build):
+    # A classic script or a worker preloaded as a module is fetched twice: once as a module, unused,
+    # and again as what it is.
+    page = (offline_build / "lessons" / "context-compression" / "index.html").read_text(encoding="utf-8")
+    preloaded = [href.rsplit("/", 1)[-1] for href in MODULE_PRELOAD.findall(page)]
+    assert "shell.js" in preloaded and "panel.js" in preloaded
+    assert not {"unstarted.js", "worker.js"} & set(preloaded), preloaded

@@ -177,5 +177,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
 
     from lessonkit.authoring.page_panels import link_panel_stylesheets, preload_shell
 
-    modules = sorted(path.name for path in (_root(config) / "overrides" / "assets" / "lessonkit").glob("*.js") if path.name != "worker.js")
+    # The shell's modules: not the worker (a worker script), nor unstarted.js, the one classic script,
+    # which a module preload would fetch a second time.
+    shell = _root(config) / "overrides" / "assets" / "lessonkit"
+    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in ("worker.js", "unstarted.js"))
     return preload_shell(link_panel_stylesheets(output, page.url, get_relative_url), page.url, get_relative_url, modules)
