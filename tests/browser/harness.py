@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -135,6 +135,13 @@ class PanelPage:
         self.spec = panel
         self.panel = page.get_by_role("region", name=f"Experiment: {panel.title}", exact=True)
 
+    def state_in(self, summary: str) -> Any:
+        """The JSON shown under the `<details>` summarized `summary` ("Exact state JSON of this arrival"), opened first."""
+        details = self.panel.locator("details").filter(has_text=summary)
+        if not details.evaluate("element => element.open"):
+            details.get_by_text(summary, exact=True).click()
+        return json.loads(details.locator("pre").inner_text())
+
     def control(self, role: str, name: str) -> Locator:
         return self.panel.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
 
@@ -215,10 +222,16 @@ def wait_for_engine(panel_page: PanelPage) -> None:
         pytest.fail(f"the Python engine did not start: {panel_page.panel.inner_text()[:1000]}", pytrace=False)
 
 
-def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "") -> PanelPage:
-    """Open the page holding `lesson`'s panel; with `engine`, wait until Pyodide answers it."""
+Opened = TypeVar("Opened", bound=PanelPage)
+
+
+def open_panel(
+    page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage
+) -> Opened:
+    """Open the page holding `lesson`'s panel, driven as `as_` (a lesson's own PanelPage); with `engine`,
+    wait until Pyodide answers it."""
     page.goto(path + (f"#{fragment}" if fragment else ""))
-    panel_page = PanelPage(page, panel(lesson))
+    panel_page = as_(page, panel(lesson))
     expect(panel_page.panel).to_be_visible()
     if engine:
         wait_for_engine(panel_page)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -50,15 +49,11 @@ class LessonPage(PanelPage):
         return [row.get_attribute("data-gone") or "" for row in self.panel.locator("li[data-gone]").all()]
 
     def exact_state(self) -> Any:
-        details = self.panel.locator("details").filter(has_text="Exact state JSON of this arrival")
-        if not details.evaluate("element => element.open"):
-            details.get_by_text("Exact state JSON of this arrival", exact=True).click()
-        return json.loads(details.locator("pre").inner_text())
+        return self.state_in("Exact state JSON of this arrival")
 
 
 def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> LessonPage:
-    opened = open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment)
-    return LessonPage(opened.page, PANEL)
+    return open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment, as_=LessonPage)
 
 
 @pytest.fixture

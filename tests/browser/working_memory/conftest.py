@@ -124,8 +124,7 @@ class LessonPage(PanelPage):
 
 
 def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> LessonPage:
-    opened = open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment)
-    return LessonPage(opened.page, PANEL)
+    return open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment, as_=LessonPage)
 
 
 @pytest.fixture
