@@ -12,14 +12,12 @@ page shows is the answer to the last thing the benchmark did.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,8 @@ from urllib.parse import quote, urlsplit
 from pages import Control, PanelPage, Step, after
 from playwright.sync_api import Error as PlaywrightError
 
-from lessonkit.authoring.local_site import CHROMIUM, CHROMIUM_ARGS, QuietServer, SiteHandler
+from lessonkit.authoring import local_site
+from lessonkit.authoring.local_site import CHROMIUM, CHROMIUM_ARGS, SiteHandler
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"
@@ -54,16 +53,9 @@ class BenchHandler(SiteHandler):
         return super().translate_path(path)
 
 
-@contextmanager
-def served(site: Path) -> Iterator[str]:
-    server = QuietServer(("127.0.0.1", 0), functools.partial(BenchHandler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, name="bench-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def served(site: Path) -> AbstractContextManager[str]:
+    """The site served as the tests serve it, with the benchmark's reference page beside it."""
+    return local_site.served(site, BenchHandler)
 
 
 def runtime_paths(site: Path) -> tuple[str, str]:

@@ -6,10 +6,8 @@ Nothing here knows a lesson. `Watch` records what a self-hosted, working page mu
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +16,7 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from lessonkit.authoring.local_site import QuietServer, SiteHandler
+from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.panel import Panel, View
 from lessonkit.panels import panel
 
@@ -105,14 +103,8 @@ def serve(directory: Path, *, prefix: str = "", headers: dict[str, str] | None =
                     self.send_header(name, value)
             super().end_headers()
 
-    server = QuietServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(directory)))
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(directory, Handler) as origin:
+        yield origin + prefix
 
 
 PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="([^"]+)"')

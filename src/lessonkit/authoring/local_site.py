@@ -81,9 +81,10 @@ class QuietServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def served(directory: Path) -> Iterator[str]:
-    """Serve `directory` on 127.0.0.1 at a free port; yields the origin, e.g. http://127.0.0.1:40123."""
-    server = QuietServer(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(directory)))
+def served(directory: Path, handler: type[SiteHandler] = SiteHandler) -> Iterator[str]:
+    """Serve `directory` on 127.0.0.1 at a free port with `handler` (the site's own, or one built on
+    it); yields the origin, e.g. http://127.0.0.1:40123."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
