@@ -211,6 +211,39 @@ class Browser:
         else:
             element.fill(_number(value), timeout=timeout)
 
+    def arm(self, page: Any, panel: PanelPage, control: Control, value: Any, timeout: float = STEP_TIMEOUT_MS) -> None:
+        """Have the page make the reader's first change on `panel` the moment its control appears,
+        before the click that brings it: a page swapped in place may show it before Playwright's
+        click has even returned. `act_at_once` then waits for it (or, in a new document, acts there)."""
+        page.evaluate(
+            "(args) => { window.__lkBench.armed = window.__lkBench.actWhenReady(...args); }",
+            self._act_args(panel, control, value, timeout),
+        )
+
+    def act_at_once(self, page: Any, panel: PanelPage, control: Control, value: Any, timeout: float = STEP_TIMEOUT_MS) -> None:
+        """The reader's first change, made in the page the moment the control is there (see
+        instrument.js, actWhenReady, for why not through Playwright's own actions). A document
+        replaced meanwhile (a link that loads a new page) is asked again."""
+        deadline = time.monotonic() + timeout / 1000
+        while True:
+            try:
+                result = page.evaluate(
+                    "(args) => { const bench = window.__lkBench; const acting = bench.armed || bench.actWhenReady(...args);"
+                    " bench.armed = null; return acting; }",
+                    self._act_args(panel, control, value, timeout),
+                )
+                break
+            except PlaywrightError as error:
+                if "context was destroyed" not in str(error) or time.monotonic() > deadline:
+                    raise
+        if result.get("error"):
+            raise PlaywrightError(f"{panel.lesson}: {result['error']}")
+
+    @staticmethod
+    def _act_args(panel: PanelPage, control: Control, value: Any, timeout: float) -> list[Any]:
+        shown = control.option_labels[json.dumps(value)] if control.kind == "choice" else value
+        return [panel.lesson, control.name, control.label, control.kind, shown, timeout]
+
     def _changes(self, page: Any) -> int:
         return page.evaluate("() => window.__lkBench.changes.length")
 
@@ -256,7 +289,7 @@ class Browser:
         """Make the panel's first change as soon as its control is there; when did the real result show?"""
         control, value = panel.first_change()
         expected = panel.status(after(panel, panel.defaults(), control, value))
-        self.act(page, panel, control, value, timeout=self.engine_wait_ms)
+        self.act_at_once(page, panel, control, value, timeout=self.engine_wait_ms)
         result = self._result(page, panel.lesson, expected, since_change, control.name, self.engine_wait_ms)
         load = Load(changed_ms=result.get("changed"), interactive_ms=result.get("shown"))
         if load.interactive_ms is None:
@@ -380,10 +413,11 @@ class Browser:
         if link is None:
             return Load(error=f"no link from {first.path} to {then.path}")
         name = link["label"] or link["text"]
-        page.get_by_role("link", name=name, exact=True).first.click()
         control, value = then.first_change()
         expected = then.status(after(then, then.defaults(), control, value))
-        self.act(page, then, control, value, timeout=self.engine_wait_ms)
+        self.arm(page, then, control, value, timeout=self.engine_wait_ms)
+        page.get_by_role("link", name=name, exact=True).first.click()
+        self.act_at_once(page, then, control, value, timeout=self.engine_wait_ms)
         result = page.evaluate(
             """async ([lesson, expected, name, timeout]) => {
                 const bench = window.__lkBench;

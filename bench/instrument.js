@@ -103,6 +103,63 @@
   bench.waitEngine = (lesson, states, timeout) =>
     bench.wait(() => bench.engine.find((entry) => entry.lesson === lesson && states.includes(entry.state)), timeout);
 
+  /**
+   * A reader's first change, made the moment it can be: as soon as the panel of `lesson` shows the
+   * control named `name`, labelled `label`, visible and enabled, it is set to `value` (for a choice,
+   * the option's label) with the events a reader's change fires (input, then change). Made here, in
+   * the page, because Playwright's own actions (select_option, fill, and even locator.evaluate)
+   * reach a page only once its load event has passed: on a lesson that is a few hundred
+   * milliseconds after its controls exist, which no reader has to wait for.
+   * Resolves with {t} (when it acted), or {error} after `timeout` ms.
+   */
+  bench.actWhenReady = (lesson, name, label, kind, value, timeout) =>
+    new Promise((resolve) => {
+      let observer = null;
+      let timer = null;
+      const labelOf = (element) =>
+        (element.getAttribute("aria-label") || [...(element.labels || [])].map((each) => each.textContent).join(" ")).trim();
+      const find = () => {
+        const section = document.querySelector(`section.lk-panel[data-lesson="${CSS.escape(lesson)}"]`);
+        const element = section && section.querySelector(`[name="${CSS.escape(name)}"]`);
+        if (!element || element.disabled || !element.checkVisibility()) return null;
+        return element;
+      };
+      const act = () => {
+        const element = find();
+        if (!element) return false;
+        observer?.disconnect();
+        clearTimeout(timer);
+        if (labelOf(element) !== label) {
+          resolve({ error: `the control named ${name} is labelled ${JSON.stringify(labelOf(element))}, not ${JSON.stringify(label)}` });
+          return true;
+        }
+        const t = performance.now();
+        if (kind === "choice") {
+          const option = [...element.options].find((each) => each.textContent.trim() === value);
+          if (!option) {
+            resolve({ error: `${label} has no option ${JSON.stringify(value)}` });
+            return true;
+          }
+          element.value = option.value;
+        } else if (kind === "toggle") {
+          element.checked = Boolean(value);
+        } else {
+          element.value = String(value);
+        }
+        element.dispatchEvent(new Event("input", { bubbles: true }));
+        element.dispatchEvent(new Event("change", { bubbles: true }));
+        resolve({ t });
+        return true;
+      };
+      if (act()) return;
+      observer = new MutationObserver(act);
+      observer.observe(document, { subtree: true, childList: true, attributes: true });
+      timer = setTimeout(() => {
+        observer.disconnect();
+        resolve({ error: `no visible, enabled control ${JSON.stringify(label)} within ${timeout} ms` });
+      }, timeout);
+    });
+
   /** The first time a sample note matched `pattern` (a RegExp source). */
   bench.waitSample = (pattern, timeout) => {
     const wanted = new RegExp(pattern, "m");
