@@ -273,4 +273,48 @@ def test_module_preloads_name_only_the_shells_modules(offline_build):
     page = (offline_build / "lessons" / "context-compression" / "index.html").read_text(encoding="utf-8")
     preloaded = [href.rsplit("/", 1)[-1] for href in MODULE_PRELOAD.findall(page)]
     assert "shell.js" in preloaded and "panel.js" in preloaded
-    assert not {"unstarted.js", "worker.js"} & set(preloaded), preloaded
+    assert not {"unstarted.js", "early-views.js", "worker.js"} & set(preloaded), preloaded
+
+
+PANEL_OPENS = re.compile(r'<section class="lk-panel"[^>]*data-lesson="([^"]+)"')
+SCRIPT_TAG = re.compile(r"<script\b[^>]*>")
+
+
+def test_a_panel_page_starts_its_shell_right_after_the_panel_before_the_themes_bundle(offline_build):
+    # A module tag that is not async runs when parsing ends, in document order: right after the
+    # panel, it runs before the theme's deferred bundle, whose start-up would otherwise come first.
+    from lessonkit.authoring.page_panels import panel_end
+
+    checked = 0
+    for page in pages(offline_build):
+        text = page.read_text(encoding="utf-8")
+        opened = PANEL_OPENS.search(text)
+        if opened is None:
+            continue
+        where = page.relative_to(offline_build)
+        after_panel = SCRIPT_TAG.match(text, panel_end(text, opened.start()))
+        assert after_panel, f"{where}: no script right after the {opened[1]} panel"
+        tag = after_panel[0]
+        assert re.search(r'type="module"', tag) and re.search(r'src="[^"]*assets/lessonkit/shell\.js"', tag), f"{where}: {tag}"
+        assert " async" not in tag and " defer" not in tag, f"{where}: {tag} would not run in document order"
+        assert after_panel.start() < THEME_BUNDLE.search(text).start(), f"{where}: the theme's bundle comes before the shell"
+        checked += 1
+    assert checked >= 4, "every lesson and the authors' demo hold a panel"
+
+
+def test_a_panel_with_precomputed_views_asks_for_them_before_anything_else_in_its_head(offline_build):
+    from lessonkit.panels import PANELS, panel
+
+    for lesson in PANELS:
+        pages_with = [page for page in pages(offline_build) if f'data-lesson="{lesson}"' in page.read_text(encoding="utf-8")]
+        assert pages_with, f"no page holds the {lesson} panel"
+        head = pages_with[0].read_text(encoding="utf-8").split("</head>", 1)[0]
+        early = re.search(r'<script src="[^"]*assets/lessonkit/early-views\.js" data-views="([^"]+)"></script>', head)
+        precomputed = panel(lesson).spec()["precomputed"]
+        if precomputed is None:
+            assert early is None, f"{lesson} has no precomputed views, yet its page asks for some"
+            continue
+        assert early and early[1] == precomputed, f"{lesson}: its page's head does not ask for {precomputed}"
+        after_policy = head[head.index("Content-Security-Policy") :]
+        first_fetched = re.search(r"<link\b[^>]*>|<script\b[^>]*\bsrc=[^>]*>", after_policy)[0]
+        assert "early-views.js" in first_fetched, f"{lesson}: its page fetches {first_fetched} before its views"

@@ -1,8 +1,9 @@
 """A reader never waits for Python where the build could answer, and the engine outlives a page.
 
 - A panel whose settings are a finite set answers from the views the build computed, before
-  Pyodide is up, and says which engine answered.
-- Following the site's navigation keeps the page's worker: the next lesson's panel is live at once.
+  Pyodide is up, and says which engine answered. The page asks for those views once, from its head.
+- Following the site's navigation keeps the page's worker: the next lesson's panel is live at once,
+  and Python, already running, answers it without the build's views.
 """
 
 from __future__ import annotations
@@ -37,6 +38,46 @@ def test_a_finite_panel_answers_from_the_builds_views_while_python_is_still_star
     expect(panel_page.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
     expect(panel_page.panel).to_have_attribute("data-engine", "booting")
     context.unroute(WHEEL)
+
+
+VIEWS = re.compile(r".*/assets/lessonkit/views/[^/]+\.json\.gz$")
+
+
+@pytest.mark.parametrize("lesson", FINITE)
+def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_from_them(open_context, panel_paths, lesson):
+    context = open_context()
+    context.route(WHEEL, lambda route: None)  # Python never starts: the head's request must serve
+    asked = []
+    context.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
+    spec = panel(lesson)
+    panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
+    choice = next(control for control in spec.controls if hasattr(control, "options"))
+    other = next(option for option in reversed(choice.options) if option.value != choice.default)
+    panel_page.choose(choice.label, other.label)
+    panel_page.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
+    expect(panel_page.panel).to_have_attribute("data-answered-by", "build")
+    assert len(asked) == 1, f"the views were asked for {len(asked)} times: {asked}"
+    # Asked for by the head's script (early-views.js), whose request the shell took over.
+    assert panel_page.page.evaluate("() => [...(window.lessonkitViews || new Map()).keys()]") == asked
+    context.unroute(WHEEL)
+
+
+def test_a_finite_panel_reached_with_python_running_is_answered_live_without_its_views(page, panel_paths):
+    # The build's views are for the seconds while Python starts; the next lesson of a visit finds it running.
+    open_panel(page, "working-memory", panel_paths["working-memory"])
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.get_by_role("link", name="Context compression").first.click()
+    expect(page).to_have_url(re.compile(re.escape(panel_paths["context-compression"]) + "$"))
+    spec = panel("context-compression")
+    lesson = PanelPage(page, spec)
+    expect(lesson.panel).to_have_attribute("data-engine", "ready")
+    assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
+    lesson.choose("Policy", "Summarize older turns")
+    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
+    expect(lesson.panel).to_have_attribute("data-answered-by", "live")
+    assert asked == [], f"the next lesson fetched views it did not need: {asked}"
 
 
 def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, panel_paths):

@@ -21,7 +21,11 @@ const BOOT_TIMEOUT_MS = 60_000;
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
 
-/** A precomputed table: [[params, view], ...] from a gzip-compressed JSON file of the build's. */
+/**
+ * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
+ * build's. Each view stays text until it is asked for: reading 144 texts is a fraction of the
+ * work of building 144 views' objects, and the table is read while the page is still starting.
+ */
 async function fetchTable(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
@@ -43,7 +47,8 @@ export class Engine {
     this.nextId = 1;
     this.listeners = new Set();
     // Views known without asking Python: the build's initial views, the build's precomputed
-    // tables, and every view computed so far; `sources` says which answered each ("build" or "live").
+    // tables (as JSON text, read when first asked for), and every view computed so far; `sources`
+    // says which answered each ("build" or "live").
     this.views = new Map();
     this.sources = new Map();
     this.tables = new Map(); // lesson -> Promise of its precomputed table, settled once loaded or failed
@@ -103,7 +108,9 @@ export class Engine {
    */
   preload(lesson, url) {
     if (!this.tables.has(lesson)) {
-      const table = fetchTable(url).then(
+      // Asked for from the page's head (early-views.js) when the page was loaded with its panel.
+      const early = globalThis.lessonkitViews?.get(url);
+      const table = (early || fetchTable(url)).then(
         (views) => {
           for (const [params, view] of views) this.remember(lesson, params, view);
           return views.length;
@@ -129,18 +136,28 @@ export class Engine {
    */
   view(lesson, params, baseline = null) {
     const key = paramsKey(lesson, params, baseline);
-    const known = this.views.get(key);
+    const known = this.#known(key);
     if (known) return Promise.resolve(known);
     const table = this.tables.get(lesson);
     const ask = () => {
-      const loaded = this.views.get(key);
+      const loaded = this.#known(key);
       if (loaded) return loaded;
       return this.#request({ kind: "view", lesson, params, baseline }).then((answer) => {
         this.remember(lesson, params, answer.view, baseline, "live");
         return answer.view;
       });
     };
-    return table ? table.then(ask) : ask();
+    // A table still on its way is waited for while Python starts; once Python runs, it answers at once.
+    return table && this.state !== "ready" ? table.then(ask) : ask();
+  }
+
+  /** The view remembered under `key`, read from its precomputed text the first time; undefined if none. */
+  #known(key) {
+    const known = this.views.get(key);
+    if (typeof known !== "string") return known;
+    const view = JSON.parse(known);
+    this.views.set(key, view);
+    return view;
   }
 
   /** Run a reader's sample as the build ran block `blockId`; resolves to {output, error}. */

@@ -36,7 +36,9 @@ export class Panel {
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
     this.answeredBy = h("p", { class: "lk-answered-by" });
     ensureStylesheet(this.spec.stylesheet);
-    if (this.spec.precomputed) engine.preload(this.lesson, new URL(this.spec.precomputed, import.meta.url).href);
+    // The build's views answer while Python starts. A page reached by the site's navigation finds
+    // Python running, and then reading the table would only hold up the page it came to show.
+    if (this.spec.precomputed && engine.state !== "ready") engine.preload(this.lesson, new URL(this.spec.precomputed, import.meta.url).href);
 
     // The build's view of the defaults is already on the page: first paint never waits for Python.
     const initial = JSON.parse(section.dataset.initialView);

@@ -1,17 +1,29 @@
-"""What a built page needs because it holds a panel: the stylesheet its panel declares.
+"""What a built page needs because it holds a panel: its stylesheet, its views, and the shell at once.
 
-A lesson's own look lives in a stylesheet the panel names (`Panel.stylesheet`, relative to the
-shell's assets), linked from the page's head by the build, so the page reads in that look with
-JavaScript off too. A page holds at most one panel: the page's address carries its settings.
+- A lesson's own look lives in a stylesheet the panel names (`Panel.stylesheet`, relative to the
+  shell's assets), linked from the page's head by the build, so the page reads in that look with
+  JavaScript off too.
+- A panel whose views the build precomputed has them asked for by the page's first script
+  (`early-views.js`, right after the page's policy), so they are read while the page is parsed.
+- The shell's module tag comes right after the panel. A module runs when parsing has ended, in
+  the order of its tag, so the shell starts the panel before the theme's bundle runs its start-up,
+  every time. The shell's async tag at the end of the body, for pages without a panel, then finds
+  the module already run: a module runs once per page.
+
+A page holds at most one panel: the page's address carries its settings.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="(?P<lesson>[^"]+)"(?:[^>]*?data-stylesheet="(?P<sheet>[^"]+)")?')
 ASSETS = "assets/lessonkit/"
+SECTION_TAG = re.compile(r"<(/?)section\b", re.IGNORECASE)
+SPEC = re.compile(r'data-spec="(?P<spec>[^"]*)"')
+POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
 
 
 def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
@@ -33,3 +45,33 @@ def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
     sheets = {html.unescape(match["sheet"]) for match in panels if match["sheet"]}
     links = "".join(f'<link rel="stylesheet" href="{html.escape(relative_url(ASSETS + sheet, page_url))}">' for sheet in sorted(sheets))
     return output.replace("</head>", f"{links}</head>", 1) if links else output
+
+
+def panel_end(output: str, start: int) -> int:
+    """Where the panel's `<section>` that opens at `start` closes (just after its `</section>`)."""
+    depth = 0
+    for tag in SECTION_TAG.finditer(output, start):
+        depth += -1 if tag[1] else 1
+        if depth == 0:
+            return output.index(">", tag.end()) + 1
+    raise ValueError(f"the panel's <section> at character {start} is never closed")
+
+
+def start_shell_at_panel(output: str, page_url: str, relative_url) -> str:
+    """The page with the shell's module tag right after its panel and, if the build precomputed
+    the panel's views, the script that asks for them first in its head; a page without a panel is
+    returned as it is."""
+    panel = PANEL_SECTION.search(output)
+    if panel is None:
+        return output
+    end = panel_end(output, panel.start())
+    shell = html.escape(relative_url(ASSETS + "shell.js", page_url))
+    spec = SPEC.search(output, panel.start(), end)
+    output = f'{output[:end]}<script type="module" src="{shell}"></script>{output[end:]}'
+    precomputed = json.loads(html.unescape(spec["spec"])).get("precomputed") if spec else None
+    policy = POLICY.search(output)
+    if not precomputed or policy is None:
+        return output
+    early = html.escape(relative_url(ASSETS + "early-views.js", page_url))
+    tag = f'<script src="{early}" data-views="{html.escape(precomputed)}"></script>'
+    return output[: policy.end()] + tag + output[policy.end() :]
