@@ -113,6 +113,18 @@ def test_the_static_panel_reads_without_javascript_and_carries_its_refusal_regio
     assert 'aria-label="Experiment: Demo"' in page
 
 
+def test_a_view_as_json_holds_every_field_and_hands_over_its_data_without_copying_it():
+    export = {"requests": [{"request": n, "seen": [{"id": f"u{n}"}]} for n in range(1, 25)]}
+    view = View(status="Request 3.", html=h("p", {}, "seen"), baseline="b", state={"request": 3}, export=export)
+    as_json = view.to_json()
+    assert list(as_json) == ["status", "html", "baseline", "state", "export", "refusal"]
+    assert json.loads(json.dumps(as_json)) == {
+        "status": "Request 3.", "html": "<p>seen</p>", "baseline": "b", "state": {"request": 3}, "export": export, "refusal": None,
+    }
+    # A large export is serialised once, by the caller: a deep copy first cost more than drawing it.
+    assert as_json["export"] is export and as_json["state"] is view.state
+
+
 def test_components_write_values_in_words_beside_their_graphics():
     assert "23 of 24" in meter("Window tokens", 23, 24) and "<meter" in meter("Window tokens", 23, 24)
     assert findings([("Answer", "unknown")]) == '<dl class="lk-findings"><dt>Answer</dt><dd>unknown</dd></dl>'
