@@ -24,6 +24,12 @@ def test_attributes_leave_out_none_and_false_join_lists_and_write_true_bare():
     assert join(["a", h("b", {}, "<"), 3], ", ") == "a, <b>&lt;</b>, 3"
 
 
+def test_children_are_flattened_at_any_depth_numbers_written_plainly_and_none_and_false_left_out():
+    parts = h("p", {}, ["a", ("<b>", [h("i", {}, 1.0)])], (str(n) for n in range(2)), None, False, True, 0.1 + 0.2, 7, {"k": 1})
+    assert parts == "<p>a&lt;b&gt;<i>1</i>01True0.37k</p>"
+    assert h("ul", {}, []) == "<ul></ul>" and h("rect", {}, None) == "<rect/>"
+
+
 def test_a_choice_accepts_its_options_only_and_names_what_is_allowed():
     budget = Choice("budget", "Context budget", (Option(24, "24"), Option(36, "36")), 24)
     assert budget.check(36) == 36 and budget.check(36.0) == 36
