@@ -14,8 +14,9 @@ from lessonkit.authoring.samples import find_samples
 from lessonkit.compaction import NO_TRIGGER_REFUSAL, Compaction, Manifest, Refusal
 from lessonkit.compaction_session import ADK_DIFFERENCES, Decision, lesson, simulate
 from lessonkit.panel import render
+from lessonkit.panels import compaction as compaction_panel
 from lessonkit.panels import panel
-from lessonkit.panels.compaction import after_request, outcome, written
+from lessonkit.panels.compaction import after_request, outcome, replay, written
 from lessonkit.runtime import answer
 
 PANEL = panel("context-compaction")
@@ -184,10 +185,39 @@ def test_the_export_holds_every_request_and_check_and_keeps_the_inspection_apart
 
 
 def test_a_run_is_computed_once_per_setting():
+    replay.cache_clear()
     outcome.cache_clear()
     for time in range(25):
         PANEL.view(params(time=time))
     assert outcome.cache_info().misses == 1
+
+
+def test_every_timeline_position_of_a_setting_shares_one_replay_and_its_record_of_the_whole_run():
+    replay.cache_clear()
+    views = [PANEL.view(params(time=time)) for time in range(25)]
+    assert replay.cache_info().misses == 1
+    first = views[0].export
+    for view in views[1:]:
+        assert view.export["requests"] is first["requests"] and view.export["checks"] is first["checks"]
+        assert view.export["summaries"] is first["summaries"]
+    assert views[16].state is first["requests"][15]
+    # A baseline changes the chart, not the replay of the setting being inspected.
+    PANEL.view(params(time=3), params(summarizer="terse"))
+    assert replay.cache_info().misses == 1
+
+
+def test_each_check_is_placed_among_the_requests_once_per_setting_not_once_per_request_and_view(monkeypatch):
+    placed = []
+
+    def placing(run, decision):
+        placed.append(decision)
+        return after_request(run, decision)
+
+    monkeypatch.setattr(compaction_panel, "after_request", placing)
+    replay.cache_clear()
+    for time in range(25):
+        PANEL.view(params(time=time))
+    assert len(placed) == len(simulate(BY_SIZE, "model").decisions)
 
 
 # Refusals, in the setting's own words

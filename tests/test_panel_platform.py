@@ -24,6 +24,12 @@ def test_attributes_leave_out_none_and_false_join_lists_and_write_true_bare():
     assert join(["a", h("b", {}, "<"), 3], ", ") == "a, <b>&lt;</b>, 3"
 
 
+def test_children_are_flattened_at_any_depth_numbers_written_plainly_and_none_and_false_left_out():
+    parts = h("p", {}, ["a", ("<b>", [h("i", {}, 1.0)])], (str(n) for n in range(2)), None, False, True, 0.1 + 0.2, 7, {"k": 1})
+    assert parts == "<p>a&lt;b&gt;<i>1</i>01True0.37k</p>"
+    assert h("ul", {}, []) == "<ul></ul>" and h("rect", {}, None) == "<rect/>"
+
+
 def test_a_choice_accepts_its_options_only_and_names_what_is_allowed():
     budget = Choice("budget", "Context budget", (Option(24, "24"), Option(36, "36")), 24)
     assert budget.check(36) == 36 and budget.check(36.0) == 36
@@ -111,6 +117,18 @@ def test_the_static_panel_reads_without_javascript_and_carries_its_refusal_regio
     assert '<p class="lk-refusal" role="alert">after_tokens needs keep_recent_events</p>' in page
     assert "<p>&lt;body&gt;</p>" in page
     assert 'aria-label="Experiment: Demo"' in page
+
+
+def test_a_view_as_json_holds_every_field_and_hands_over_its_data_without_copying_it():
+    export = {"requests": [{"request": n, "seen": [{"id": f"u{n}"}]} for n in range(1, 25)]}
+    view = View(status="Request 3.", html=h("p", {}, "seen"), baseline="b", state={"request": 3}, export=export)
+    as_json = view.to_json()
+    assert list(as_json) == ["status", "html", "baseline", "state", "export", "refusal"]
+    assert json.loads(json.dumps(as_json)) == {
+        "status": "Request 3.", "html": "<p>seen</p>", "baseline": "b", "state": {"request": 3}, "export": export, "refusal": None,
+    }
+    # A large export is serialised once, by the caller: a deep copy first cost more than drawing it.
+    assert as_json["export"] is export and as_json["state"] is view.state
 
 
 def test_components_write_values_in_words_beside_their_graphics():

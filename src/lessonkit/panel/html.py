@@ -57,16 +57,30 @@ def _attribute(name: str, value: Any) -> str:
     return f' {name}="{_escape(str(value), quote=True)}"'
 
 
-def _children(children: Iterable[Any]) -> Iterable[str]:
+def _children(children: Iterable[Any]) -> list[str]:
+    written: list[str] = []
+    _write(children, written)
+    return written
+
+
+def _write(children: Iterable[Any], written: list[str]) -> None:
+    # A view writes thousands of children, nearly all strings: they are tested first, and appended
+    # to one list rather than passed up through a generator per level of nesting.
     for child in children:
-        if child is None or child is False:
+        if isinstance(child, str):
+            written.append(child if isinstance(child, Markup) else _escape(str(child), quote=True))
+        elif child is None or child is False:
             continue
-        if isinstance(child, (list, tuple)) or (isinstance(child, Iterable) and not isinstance(child, str)):
-            yield from _children(child)
+        elif isinstance(child, (list, tuple)):
+            _write(child, written)
+        elif type(child) is int or type(child) is float:
+            written.append(_number(child))
+        elif isinstance(child, Iterable):
+            _write(child, written)
         elif isinstance(child, (int, float)) and not isinstance(child, bool):
-            yield _number(child)
+            written.append(_number(child))
         else:
-            yield escape(child)
+            written.append(escape(child))
 
 
 def h(tag: str, attributes: Mapping[str, Any] | None = None, *children: Any) -> Markup:
@@ -85,7 +99,9 @@ def h(tag: str, attributes: Mapping[str, Any] | None = None, *children: Any) -> 
         >>> print(h("li", {"class": ["lk-row", "lk-gone"], "hidden": True, "title": None}, "<T2>"))
         <li class="lk-row lk-gone" hidden>&lt;T2&gt;</li>
     """
-    attrs = "".join(_attribute(name, value) for name, value in (attributes or {}).items() if value is not None and value is not False)
+    attrs = ""
+    if attributes:
+        attrs = "".join([_attribute(name, value) for name, value in attributes.items() if value is not None and value is not False])
     if tag in VOID:
         return Markup(f"<{tag}{attrs}>")
     inner = "".join(_children(children))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from lessonkit.panel.controls import PARAMETER_KINDS, Choice, Control, ParameterError, Text, Toggle, show
@@ -38,7 +38,9 @@ class View:
     refusal: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The view as data for `json.dumps`. Its state and export are the view's own, not copies:
+        `dataclasses.asdict` deep-copied them, which cost more than drawing a large export."""
+        return {each.name: getattr(self, each.name) for each in fields(self)}
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ number, both named by the field, so ``overlap=0`` and an omitted overlap stay tw
 setting is built exactly as a reader's code would build it: `Compaction(...)`, then the manifest,
 then the pod's start, so a refusal is the engine's own, in its own words. A setting that stands is
 replayed over the lesson's support session, one model request per mark of the timeline.
+
+Moving along the timeline changes only which request is inspected, so what reads the same at every
+position (where each summary was written, the record of the whole run, the table of checks) is
+worked out once per setting, in a `Replay`, and shared by the views of every position.
 """
 
 from __future__ import annotations
@@ -83,8 +87,13 @@ def outcome(fields: tuple[tuple[str, int | None], ...], summarizer: str, manifes
     return simulate(compaction, pod.summarizer)
 
 
+def setting_key(params: Params) -> tuple[tuple[tuple[str, int | None], ...], str, str]:
+    """Everything a replay depends on: the four fields, the summarizer and the manifest; not the timeline."""
+    return tuple(setting_fields(params).items()), params["summarizer"], params["manifest"]
+
+
 def run_of(params: Params) -> Run | Refusal:
-    return outcome(tuple(setting_fields(params).items()), params["summarizer"], params["manifest"])
+    return outcome(*setting_key(params))
 
 
 @lru_cache(maxsize=1)
@@ -118,9 +127,18 @@ def after_request(run: Run, decision: Decision) -> int:
     return max(request.number for request in run.requests if request.turn == number)
 
 
-def written_between(run: Run, request: Request) -> list[Summary]:
-    """The summaries written after the request before `request` and before `request` itself."""
-    return [d.summary for d in run.decisions if d.summary is not None and after_request(run, d) == request.number - 1]
+def written_between(run: Run, placed: tuple[int, ...]) -> dict[int, list[Summary]]:
+    """The summaries written after each request and before the next, by the next one's number, in the order written.
+
+    `placed` is `after_request` of each of the run's decisions. Both are worked out once per run:
+    placing every check again for every request of every view made a view's cost grow with the cube
+    of the session's length.
+    """
+    written: dict[int, list[Summary]] = {}
+    for decision, after in zip(run.decisions, placed, strict=True):
+        if decision.summary is not None:
+            written.setdefault(after + 1, []).append(decision.summary)
+    return written
 
 
 def span_words(summary: Summary) -> str:
@@ -144,10 +162,10 @@ def entry_state(entry: Entry) -> dict[str, Any]:
     return {"id": entry.id, "role": entry.role, "kind": entry.kind, "tokens": entry.tokens, "turn": entry.turn}
 
 
-def decision_state(run: Run, decision: Decision) -> dict[str, Any]:
+def decision_state(decision: Decision, after: int) -> dict[str, Any]:
     return {
         "moment": decision.moment,
-        "after_request": after_request(run, decision),
+        "after_request": after,
         "trigger": decision.trigger,
         "fired": decision.fired,
         "reading": decision.reading,
@@ -159,7 +177,7 @@ def decision_state(run: Run, decision: Decision) -> dict[str, Any]:
     }
 
 
-def request_state(run: Run, request: Request) -> dict[str, Any]:
+def request_state(request: Request, written_just_before: list[Summary]) -> dict[str, Any]:
     return {
         "request": request.number,
         "turn": request.turn,
@@ -168,19 +186,57 @@ def request_state(run: Run, request: Request) -> dict[str, Any]:
         "attached": [{"name": file.name, "tokens": file.tokens} for file in request.attached],
         "prompt_tokens": request.prompt,
         "prompt_tokens_without_compaction": request.uncompacted,
-        "written_just_before": [summary.id for summary in written_between(run, request)],
+        "written_just_before": [summary.id for summary in written_just_before],
     }
 
 
-def summary_state(run: Run, summary: Summary) -> dict[str, Any]:
-    decision = next(d for d in run.decisions if d.summary is summary)
-    return {**entry_state(summary), "written": decision.moment, "after_request": after_request(run, decision)}
+def summary_state(placed: tuple[int, ...], run: Run, summary: Summary) -> dict[str, Any]:
+    decision, after = next((d, after) for d, after in zip(run.decisions, placed, strict=True) if d.summary is summary)
+    return {**entry_state(summary), "written": decision.moment, "after_request": after}
+
+
+@dataclass(frozen=True, eq=False)
+class Replay:
+    """A setting that stands, replayed, and what every position of its timeline reads from the run alike.
+
+    Shared by the views of every position: their exports hold these very lists, so they are read, never changed.
+    """
+
+    run: Run
+    placed: tuple[int, ...]  # after which model request each decision was made
+    written: dict[int, list[Summary]]  # the summaries written just before each request, by its number
+    requests: list[dict[str, Any]]  # each request's exact state, in order
+    summaries: list[dict[str, Any]]
+    checks: list[dict[str, Any]]
+    checks_table: Markup
+    by_id: dict[str, Entry]  # every entry of the run's log, by id
+
+
+@lru_cache(maxsize=8)  # a reader plays one setting at a time; a few more cover going back and forth between two
+def replay(fields: tuple[tuple[str, int | None], ...], summarizer: str, manifest: str) -> Replay | Refusal:
+    """The setting replayed, with the record of the whole run, or the refusal."""
+    run = outcome(fields, summarizer, manifest)
+    if isinstance(run, Refusal):
+        return run
+    placed = tuple(after_request(run, decision) for decision in run.decisions)
+    written = written_between(run, placed)
+    return Replay(
+        run=run,
+        placed=placed,
+        written=written,
+        requests=[request_state(request, written.get(request.number, [])) for request in run.requests],
+        summaries=[summary_state(placed, run, summary) for summary in run.summaries],
+        checks=[decision_state(decision, after) for decision, after in zip(run.decisions, placed, strict=True)],
+        checks_table=checks_table(run),
+        by_id={entry.id: entry for entry in run.log},
+    )
 
 
 # Words for the status and the baseline.
 
 
-def status(run: Run, request: Request | None) -> str:
+def status(replay: Replay, request: Request | None) -> str:
+    run = replay.run
     whole = f"Whole session: {totals(run)}."
     if request is None:
         return f"Before the first model request. {whole}"
@@ -189,7 +245,7 @@ def status(run: Run, request: Request | None) -> str:
     parts = [f"{summaries} {'summary' if summaries == 1 else 'summaries'}"] if summaries else []
     parts.append(f"{raw} raw {'event' if raw == 1 else 'events'}")
     files = f", with {', '.join(file.name for file in request.attached)} attached" if request.attached else ""
-    new = written_between(run, request)
+    new = replay.written.get(request.number, [])
     just = f" Written just before it: {', '.join(f'{s.id} of {span_words(s)}' for s in new)}." if new else ""
     return (
         f"Request {request.number} of {len(run.requests)}, turn {request.turn}: the model sees {' and '.join(parts)}{files}; "
@@ -223,8 +279,9 @@ def code(text: str) -> Markup:
     return h("pre", {"class": "lk-setting"}, h("code", {}, text))
 
 
-def chart(run: Run | None, request: Request | None, baseline: Run | None, threshold: int | None) -> Markup:
+def chart(replay: Replay | None, request: Request | None, baseline: Run | None, threshold: int | None) -> Markup:
     session = lesson()
+    run = replay.run if replay is not None else None
     reference = run or baseline or uncompacted()
     series = []
     if run is not None:
@@ -233,7 +290,9 @@ def chart(run: Run | None, request: Request | None, baseline: Run | None, thresh
     if baseline is not None:
         series.append(Series("Baseline", tuple((r.number, r.prompt) for r in baseline.requests), style=2))
     rules = [Rule(threshold, f"after_tokens {threshold:,}")] if threshold is not None else []
-    markers = [Marker(after_request(run, d) + 0.5, d.summary.id) for d in run.decisions if d.summary] if run else []
+    markers = []
+    if replay is not None:
+        markers = [Marker(after + 0.5, d.summary.id) for d, after in zip(replay.run.decisions, replay.placed, strict=True) if d.summary]
     compared = "with this setting, beside the same session without compaction" if run is not None else "of the session without compaction"
     described = (
         f"Prompt tokens of each of the {len(reference.requests)} model requests {compared}, "
@@ -303,10 +362,9 @@ def seen_row(entry: Entry, by_id: dict[str, Entry]) -> Markup:
     )
 
 
-def seen_list(run: Run, request: Request | None) -> Markup:
+def seen_list(by_id: dict[str, Entry], request: Request | None) -> Markup:
     if request is None:
         return h("p", {"class": "lk-empty"}, "No model request yet: play the session, or move the timeline to a request.")
-    by_id = {entry.id: entry for entry in run.log}
     files = [
         h(
             "li",
@@ -366,7 +424,8 @@ def request_at(run: Run, time: float) -> Request | None:
 
 
 def draw(params: Params, baseline: Params | None) -> View:
-    result = run_of(params)
+    replayed = replay(*setting_key(params))
+    result = replayed.run if isinstance(replayed, Replay) else replayed
     captured = run_of(baseline) if baseline is not None else None
     captured_run = captured if isinstance(captured, Run) else None
     fields = setting_fields(params)
@@ -392,21 +451,21 @@ def draw(params: Params, baseline: Params | None) -> View:
         )
 
     request = request_at(result, params["time"])
-    state = request_state(result, request) if request else {"request": None}
+    state = replayed.requests[request.number - 1] if request else {"request": None}
     html = join([
         h("h3", {"class": "lk-heading"}, "The setting as written"),
         code(written(params)),
         counters(result, request),
-        chart(result, request, captured_run, threshold),
+        chart(replayed, request, captured_run, threshold),
         h("h3", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
-        seen_list(result, request),
+        seen_list(replayed.by_id, request),
         h("details", {"class": "lk-checks"}, h("summary", {}, f"Every trigger check of the session ({len(result.decisions)})"),
-          checks_table(result)),
+          replayed.checks_table),
         state_details("Exact state JSON of this request", state),
     ])
     inspection["request"] = request.number if request else None
     return View(
-        status=status(result, request),
+        status=status(replayed, request),
         html=html,
         baseline=baseline_text(params, result),
         state=state,
@@ -425,9 +484,9 @@ def draw(params: Params, baseline: Params | None) -> View:
                 "tokens_sent": result.tokens_sent,
                 "tokens_without_compaction": result.tokens_without,
             },
-            "requests": [request_state(result, each) for each in result.requests],
-            "summaries": [summary_state(result, summary) for summary in result.summaries],
-            "checks": [decision_state(result, decision) for decision in result.decisions],
+            "requests": replayed.requests,
+            "summaries": replayed.summaries,
+            "checks": replayed.checks,
             # Kept apart from the run: where the reader was looking is not part of it.
             "inspection": inspection,
         },
