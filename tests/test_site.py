@@ -273,7 +273,7 @@ def test_module_preloads_name_only_the_shells_modules(offline_build):
     page = (offline_build / "lessons" / "context-compression" / "index.html").read_text(encoding="utf-8")
     preloaded = [href.rsplit("/", 1)[-1] for href in MODULE_PRELOAD.findall(page)]
     assert "shell.js" in preloaded and "panel.js" in preloaded
-    assert not {"unstarted.js", "early-views.js", "worker.js"} & set(preloaded), preloaded
+    assert not {"unstarted.js", "early.js", "worker.js"} & set(preloaded), preloaded
 
 
 PANEL_OPENS = re.compile(r'<section class="lk-panel"[^>]*data-lesson="([^"]+)"')
@@ -302,19 +302,26 @@ def test_a_panel_page_starts_its_shell_right_after_the_panel_before_the_themes_b
     assert checked >= 4, "every lesson and the authors' demo hold a panel"
 
 
-def test_a_panel_with_precomputed_views_asks_for_them_before_anything_else_in_its_head(offline_build):
+def test_a_page_with_a_panel_or_a_sample_starts_the_engine_and_asks_for_its_views_before_anything_else(offline_build):
+    # early.js starts the Python engine's worker, and fetches the panel's precomputed views if the
+    # build made them, while the page is still being parsed: it must be the first thing fetched.
     from lessonkit.panels import PANELS, panel
 
-    for lesson in PANELS:
-        pages_with = [page for page in pages(offline_build) if f'data-lesson="{lesson}"' in page.read_text(encoding="utf-8")]
-        assert pages_with, f"no page holds the {lesson} panel"
-        head = pages_with[0].read_text(encoding="utf-8").split("</head>", 1)[0]
-        early = re.search(r'<script src="[^"]*assets/lessonkit/early-views\.js" data-views="([^"]+)"></script>', head)
-        precomputed = panel(lesson).spec()["precomputed"]
-        if precomputed is None:
-            assert early is None, f"{lesson} has no precomputed views, yet its page asks for some"
+    precomputed = {lesson: panel(lesson).spec()["precomputed"] for lesson in PANELS}
+    checked = 0
+    for page in pages(offline_build):
+        text = page.read_text(encoding="utf-8")
+        head = text.split("</head>", 1)[0]
+        where = page.relative_to(offline_build)
+        early = re.search(r'<script src="[^"]*assets/lessonkit/early\.js"(?: data-views="([^"]+)")?></script>', head)
+        lesson = PANEL_OPENS.search(text)
+        if lesson is None and '<div class="lk-sample"' not in text:
+            assert early is None, f"{where} has nothing for the engine to do, yet starts it"
             continue
-        assert early and early[1] == precomputed, f"{lesson}: its page's head does not ask for {precomputed}"
+        assert early, f"{where} has a panel or a sample, but does not start the engine from its head"
+        assert early[1] == (precomputed[lesson[1]] if lesson else None), f"{where}: asks for views {early[1]!r}"
         after_policy = head[head.index("Content-Security-Policy") :]
         first_fetched = re.search(r"<link\b[^>]*>|<script\b[^>]*\bsrc=[^>]*>", after_policy)[0]
-        assert "early-views.js" in first_fetched, f"{lesson}: its page fetches {first_fetched} before its views"
+        assert "early.js" in first_fetched, f"{where} fetches {first_fetched} before it starts the engine"
+        checked += 1
+    assert checked >= 4, "every lesson and the authors' guide have a panel"

@@ -57,8 +57,8 @@ def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_fr
     panel_page.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
     expect(panel_page.panel).to_have_attribute("data-answered-by", "build")
     assert len(asked) == 1, f"the views were asked for {len(asked)} times: {asked}"
-    # Asked for by the head's script (early-views.js), whose request the shell took over.
-    assert panel_page.page.evaluate("() => [...(window.lessonkitViews || new Map()).keys()]") == asked
+    # Asked for by the head's script (early.js), whose request the shell took over.
+    assert panel_page.page.evaluate("() => [...(window.lessonkitEarly?.views || new Map()).keys()]") == asked
     context.unroute(WHEEL)
 
 
@@ -78,6 +78,24 @@ def test_a_finite_panel_reached_with_python_running_is_answered_live_without_its
     lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
     expect(lesson.panel).to_have_attribute("data-answered-by", "live")
     assert asked == [], f"the next lesson fetched views it did not need: {asked}"
+
+
+WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
+
+
+def test_the_engine_runs_in_the_worker_the_pages_head_started(open_context, panel_paths):
+    context = open_context()
+    started = []
+    context.on("request", lambda request: started.append(request.url) if WORKER.match(request.url) else None)
+    lesson = open_panel(context.new_page(), "working-memory", panel_paths["working-memory"])
+    assert len(started) == 1, f"{len(started)} workers were started: {started}"
+    # Adopted by the shell, with the messages it sent before the shell ran (its "ready" among them).
+    assert lesson.page.evaluate("() => window.lessonkitEarly ? window.lessonkitEarly.engine : 'no worker started by the head'") is None
+    spec = panel("working-memory")
+    choice = next(control for control in spec.controls if hasattr(control, "options"))
+    other = next(option for option in reversed(choice.options) if option.value != choice.default)
+    lesson.choose(choice.label, other.label)
+    lesson.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
 
 
 def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, panel_paths):

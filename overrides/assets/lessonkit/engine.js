@@ -65,27 +65,35 @@ export class Engine {
     if (this.worker) return;
     this.generation += 1;
     this.#setState("booting", null);
+    // The page's first script may have started the worker already (early.js): adopt it.
+    const early = globalThis.lessonkitEarly?.engine;
+    const adopted = early && early.url === new URL(this.workerURL, location.href).href ? early.adopt() : null;
     let worker;
     try {
-      worker = new Worker(this.workerURL, { name: "lessonkit-engine" });
+      worker = adopted ? adopted.worker : new Worker(this.workerURL, { name: "lessonkit-engine" });
     } catch (error) {
       this.#fail(`the worker could not be created (${error.message})`);
       return;
     }
     this.worker = worker;
-    this.bootStarted = performance.now();
+    this.bootStarted = adopted ? adopted.started : performance.now();
     this.timer = setTimeout(
       () => this.#fail(`it did not finish starting within ${Math.round(this.bootTimeout / 1000)} seconds`),
       this.bootTimeout,
     );
-    worker.addEventListener("message", (event) => this.#receive(worker, event.data));
-    worker.addEventListener("error", (event) => {
-      event.preventDefault(); // reported in the page instead of as an uncaught error
-      if (worker === this.worker) this.#fail(event.message || "the worker script could not be loaded");
-    });
-    worker.addEventListener("messageerror", () => {
-      if (worker === this.worker) this.#fail("the worker sent a message the page could not read");
-    });
+    const on = {
+      message: (event) => this.#receive(worker, event.data),
+      error: (event) => {
+        event.preventDefault(); // reported in the page instead of as an uncaught error
+        if (worker === this.worker) this.#fail(event.message || "the worker script could not be loaded");
+      },
+      messageerror: () => {
+        if (worker === this.worker) this.#fail("the worker sent a message the page could not read");
+      },
+    };
+    for (const [type, listener] of Object.entries(on)) worker.addEventListener(type, listener);
+    // What the adopted worker said before the shell ran, in the order it said it.
+    for (const event of adopted ? adopted.events : []) on[event.type](event);
   }
 
   /** A fresh worker: after a failure ("Retry starting the engine"), or to stop a runaway sample. */
@@ -108,8 +116,8 @@ export class Engine {
    */
   preload(lesson, url) {
     if (!this.tables.has(lesson)) {
-      // Asked for from the page's head (early-views.js) when the page was loaded with its panel.
-      const early = globalThis.lessonkitViews?.get(url);
+      // Asked for from the page's head (early.js) when the page was loaded with its panel.
+      const early = globalThis.lessonkitEarly?.views.get(url);
       const table = (early || fetchTable(url)).then(
         (views) => {
           for (const [params, view] of views) this.remember(lesson, params, view);

@@ -79,7 +79,10 @@ async function checkWebAssembly() {
 
 async function boot() {
   const started = performance.now();
-  await checkWebAssembly();
+  // Everything that does not depend on something else starts at once; only what Pyodide would
+  // hang on (WebAssembly refused, a file missing) is awaited before Pyodide is asked to start.
+  const webAssembly = checkWebAssembly();
+  webAssembly.catch(() => {}); // awaited below; this only stops an early failure being reported twice
   const manifestText = await (await fetchOk(manifestURL, "the runtime manifest")).text();
   let manifest;
   try {
@@ -88,15 +91,21 @@ async function boot() {
     throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${error.message})`);
   }
   const indexURL = new URL(manifest.pyodide, manifestURL).href;
-  await checkPresent(indexURL);
+  // The snapshot is the largest download and its unpacking the longest step before Pyodide can
+  // restore it, so it starts first; the wheel is needed only once Pyodide runs.
+  const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate) : null;
+  snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
+  const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
+  wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
+  const present = checkPresent(indexURL);
+  present.catch(() => {});
   try {
     importScripts(new URL("pyodide.js", indexURL).href);
   } catch (error) {
     throw new Error(`Pyodide's loader could not be loaded from ${indexURL} (${describe(error)})`);
   }
-  // Fetch the wheel while Pyodide boots: they don't depend on each other.
-  const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
-  wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
+  await webAssembly;
+  await present;
   const log = {
     // Python's own start-up chatter is not an error; samples capture their output in Python.
     stdout: (line) => console.debug("[python]", line),
@@ -106,11 +115,9 @@ async function boot() {
   // when it cannot be used, Python starts the ordinary way and the page says why.
   let pyodide = null;
   let start = "started normally";
-  if (manifest.snapshot) {
+  if (snapshot) {
     try {
       // Handed over as a promise, so the snapshot downloads while Pyodide compiles its WebAssembly.
-      const snapshot = fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate);
-      snapshot.catch(() => {}); // reported through loadPyodide's own failure below
       pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...log });
       start = "restored from the build's snapshot";
     } catch (error) {

@@ -3,8 +3,9 @@
 - A lesson's own look lives in a stylesheet the panel names (`Panel.stylesheet`, relative to the
   shell's assets), linked from the page's head by the build, so the page reads in that look with
   JavaScript off too.
-- A panel whose views the build precomputed has them asked for by the page's first script
-  (`early-views.js`, right after the page's policy), so they are read while the page is parsed.
+- A page with a panel or a runnable sample has the page's first script, `early.js`, right after
+  its policy: it starts the Python engine's worker, and asks for the panel's precomputed views if
+  the build made them, while the page is still being parsed.
 - The shell's module tag comes right after the panel. A module runs when parsing has ended, in
   the order of its tag, so the shell starts the panel before the theme's bundle runs its start-up,
   every time. The shell's async tag at the end of the body, for pages without a panel, then finds
@@ -24,6 +25,7 @@ ASSETS = "assets/lessonkit/"
 SECTION_TAG = re.compile(r"<(/?)section\b", re.IGNORECASE)
 SPEC = re.compile(r'data-spec="(?P<spec>[^"]*)"')
 POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
+SAMPLE = '<div class="lk-sample"'
 
 
 def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
@@ -58,20 +60,26 @@ def panel_end(output: str, start: int) -> int:
 
 
 def start_shell_at_panel(output: str, page_url: str, relative_url) -> str:
-    """The page with the shell's module tag right after its panel and, if the build precomputed
-    the panel's views, the script that asks for them first in its head; a page without a panel is
-    returned as it is."""
+    """The page with the shell's module tag right after its panel; a page without one as it is."""
     panel = PANEL_SECTION.search(output)
     if panel is None:
         return output
     end = panel_end(output, panel.start())
     shell = html.escape(relative_url(ASSETS + "shell.js", page_url))
-    spec = SPEC.search(output, panel.start(), end)
-    output = f'{output[:end]}<script type="module" src="{shell}"></script>{output[end:]}'
-    precomputed = json.loads(html.unescape(spec["spec"])).get("precomputed") if spec else None
+    return f'{output[:end]}<script type="module" src="{shell}"></script>{output[end:]}'
+
+
+def start_early(output: str, page_url: str, relative_url) -> str:
+    """A page with a panel or a runnable sample, with `early.js` as the first script after its
+    policy (and the panel's precomputed views named on it); any other page as it is."""
+    panel = PANEL_SECTION.search(output)
     policy = POLICY.search(output)
-    if not precomputed or policy is None:
+    if policy is None or (panel is None and SAMPLE not in output):
         return output
-    early = html.escape(relative_url(ASSETS + "early-views.js", page_url))
-    tag = f'<script src="{early}" data-views="{html.escape(precomputed)}"></script>'
-    return output[: policy.end()] + tag + output[policy.end() :]
+    views = ""
+    if panel is not None:
+        spec = SPEC.search(output, panel.start(), panel_end(output, panel.start()))
+        precomputed = json.loads(html.unescape(spec["spec"])).get("precomputed") if spec else None
+        views = f' data-views="{html.escape(precomputed)}"' if precomputed else ""
+    early = html.escape(relative_url(ASSETS + "early.js", page_url))
+    return f'{output[: policy.end()]}<script src="{early}"{views}></script>{output[policy.end() :]}'

@@ -175,11 +175,12 @@ def write_precomputed_views(assets: Path) -> None:
 def on_post_page(output: str, page: Any, config: Any) -> str:
     from mkdocs.utils import get_relative_url
 
-    from lessonkit.authoring.page_panels import link_panel_stylesheets, preload_shell, start_shell_at_panel
+    from lessonkit.authoring.page_panels import link_panel_stylesheets, preload_shell, start_early, start_shell_at_panel
 
     # The shell's modules: not the worker (a worker script), nor the classic scripts (unstarted.js,
-    # early-views.js), which a module preload would fetch a second time.
+    # early.js), which a module preload would fetch a second time.
     shell = _root(config) / "overrides" / "assets" / "lessonkit"
-    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in ("worker.js", "unstarted.js", "early-views.js"))
-    output = start_shell_at_panel(link_panel_stylesheets(output, page.url, get_relative_url), page.url, get_relative_url)
+    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in ("worker.js", "unstarted.js", "early.js"))
+    output = link_panel_stylesheets(output, page.url, get_relative_url)
+    output = start_early(start_shell_at_panel(output, page.url, get_relative_url), page.url, get_relative_url)
     return preload_shell(output, page.url, get_relative_url, modules)
