@@ -10,7 +10,8 @@
 //   worker -> page  {kind: "ready", pyodide, seconds, start}  engine booted; start says how
 //                                                            (restored from the build's snapshot, or not and why)
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
-//                   {kind: "answer", id, ok: true, view}     for "view"
+//                   {kind: "answer", id, text}                for "view": runtime.answer's JSON text,
+//                                                            {"ok": true, "view": ...} or {"ok": false, "error": ...}
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 // Requests sent while the worker boots wait inside the worker until it is ready.
@@ -198,8 +199,10 @@ export class Engine {
       const waiting = this.pending.get(data.id);
       if (!waiting) return;
       this.pending.delete(data.id);
-      if (data.ok) waiting.resolve(data);
-      else waiting.reject(new Error(clause(data.error)));
+      // A view comes as the engine's JSON text (see worker.js), anything else as fields.
+      const answer = typeof data.text === "string" ? JSON.parse(data.text) : data;
+      if (answer.ok) waiting.resolve(answer);
+      else waiting.reject(new Error(clause(answer.error)));
     }
   }
 
