@@ -114,7 +114,29 @@ export class Panel {
       this.#showEngine();
       // Views asked for while the engine was down are asked for again once it is up.
       if (engine.state === "ready") this.#fetchWanted();
+      if (engine.state === "ready") this.#readNeighboursViews();
     });
+  }
+
+  /**
+   * The precomputed views of the lessons before and after this one (named by the build), read into
+   * the engine once Python runs and the page is idle: the engine outlives the page when the reader
+   * follows the site's navigation, and the next lesson then answers its first change from memory.
+   */
+  #readNeighboursViews() {
+    if (this.neighboursRead || !this.section.dataset.neighbourViews) return;
+    this.neighboursRead = true;
+    const read = () => {
+      const tables = JSON.parse(this.section.dataset.neighbourViews).map(([lesson, views]) =>
+        this.engine.preload(lesson, new URL(views, import.meta.url).href).then((count) => (count ? lesson : null)),
+      );
+      // For the curious (and the tests): which lessons' views the engine now holds.
+      Promise.all(tables).then((read) => {
+        this.section.dataset.neighbourViewsRead = read.filter(Boolean).join(" ");
+      });
+    };
+    if ("requestIdleCallback" in window) requestIdleCallback(read, { timeout: 2000 });
+    else setTimeout(read, 500);
   }
 
   /** Settings from the page's link (#budget=36&policy=evict&time=60), or a visible refusal and the defaults. */

@@ -6,6 +6,8 @@
 - A page with a panel or a runnable sample has the page's first script, `early.js`, right after
   its policy: it starts the Python engine's worker, and asks for the panel's precomputed views if
   the build made them, while the page is still being parsed.
+- A panel names the precomputed views of the lessons before and after it, which the shell reads
+  into the running engine while the reader reads (`name_neighbours_views`).
 - The shell's module tag comes right after the panel. A module runs when parsing has ended, in
   the order of its tag, so the shell starts the panel before the theme's bundle runs its start-up,
   every time. The shell's async tag at the end of the body, for pages without a panel, then finds
@@ -76,10 +78,33 @@ def start_early(output: str, page_url: str, relative_url) -> str:
     policy = POLICY.search(output)
     if policy is None or (panel is None and SAMPLE not in output):
         return output
-    views = ""
-    if panel is not None:
-        spec = SPEC.search(output, panel.start(), panel_end(output, panel.start()))
-        precomputed = json.loads(html.unescape(spec["spec"])).get("precomputed") if spec else None
-        views = f' data-views="{html.escape(precomputed)}"' if precomputed else ""
+    precomputed = precomputed_views(output, panel) if panel is not None else None
+    views = f' data-views="{html.escape(precomputed)}"' if precomputed else ""
     early = html.escape(relative_url(ASSETS + "early.js", page_url))
     return f'{output[: policy.end()]}<script src="{early}"{views}></script>{output[policy.end() :]}'
+
+
+def precomputed_views(output: str, panel: re.Match) -> str | None:
+    """Where the panel opening at `panel` keeps its precomputed views (relative to the shell), if anywhere."""
+    spec = SPEC.search(output, panel.start(), panel_end(output, panel.start()))
+    return json.loads(html.unescape(spec["spec"])).get("precomputed") if spec else None
+
+
+def name_neighbours_views(output: str, neighbours: list[str | None]) -> str:
+    """The page's panel with the precomputed views of the panels on the pages before and after it
+    named (`data-neighbour-views`, [[lesson, views], ...]). Once Python runs and the reader is
+    reading, the shell reads them into the engine, which outlives the page under the site's
+    navigation: the next lesson of a visit then answers its first change from memory."""
+    panel = PANEL_SECTION.search(output)
+    if panel is None:
+        return output
+    named = []
+    for content in neighbours:
+        other = PANEL_SECTION.search(content or "")
+        views = precomputed_views(content, other) if other is not None else None
+        if views and other["lesson"] != panel["lesson"] and [other["lesson"], views] not in named:
+            named.append([other["lesson"], views])
+    if not named:
+        return output
+    opening = panel.start() + len('<section class="lk-panel"')
+    return f'{output[:opening]} data-neighbour-views="{html.escape(json.dumps(named))}"{output[opening:]}'

@@ -175,12 +175,20 @@ def write_precomputed_views(assets: Path) -> None:
 def on_post_page(output: str, page: Any, config: Any) -> str:
     from mkdocs.utils import get_relative_url
 
-    from lessonkit.authoring.page_panels import link_panel_stylesheets, preload_shell, start_early, start_shell_at_panel
+    from lessonkit.authoring.page_panels import (
+        link_panel_stylesheets,
+        name_neighbours_views,
+        preload_shell,
+        start_early,
+        start_shell_at_panel,
+    )
 
     # The shell's modules: not the worker (a worker script), nor the classic scripts (unstarted.js,
     # early.js), which a module preload would fetch a second time.
     shell = _root(config) / "overrides" / "assets" / "lessonkit"
     modules = sorted(path.name for path in shell.glob("*.js") if path.name not in ("worker.js", "unstarted.js", "early.js"))
     output = link_panel_stylesheets(output, page.url, get_relative_url)
+    # Every page's content is rendered before any page is written, so the neighbours' panels are known.
+    output = name_neighbours_views(output, [getattr(other, "content", None) for other in (page.previous_page, page.next_page)])
     output = start_early(start_shell_at_panel(output, page.url, get_relative_url), page.url, get_relative_url)
     return preload_shell(output, page.url, get_relative_url, modules)
