@@ -7,6 +7,7 @@ unless it is already `Markup`, which only this module and its callers' `h()` cal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from html import escape as _escape
 from typing import Any
@@ -42,6 +43,15 @@ def escape(value: Any) -> Markup:
     return Markup(_escape(str(value), quote=True))
 
 
+# Most of what a view writes (ids, classes, labels, coordinates) holds nothing to escape; looking
+# for the five characters once is several times quicker than replacing each of them in turn.
+_SPECIAL = re.compile(r"[&<>\"']").search
+
+
+def _quote(text: str) -> str:
+    return _escape(text, quote=True) if _SPECIAL(text) else text
+
+
 def _number(value: float) -> str:
     # Coordinates and values print without float noise: 12.0 -> "12", 0.1 + 0.2 -> "0.3".
     return f"{value:.6g}" if isinstance(value, float) else str(value)
@@ -53,8 +63,8 @@ def _attribute(name: str, value: Any) -> str:
     if isinstance(value, (list, tuple)):
         value = " ".join(str(part) for part in value if part)
     elif isinstance(value, (int, float)):
-        value = _number(value)
-    return f' {name}="{_escape(str(value), quote=True)}"'
+        return f' {name}="{_number(value)}"'  # digits, a point, a sign: nothing to escape
+    return f' {name}="{_quote(str(value))}"'
 
 
 def _children(children: Iterable[Any]) -> list[str]:
@@ -68,7 +78,7 @@ def _write(children: Iterable[Any], written: list[str]) -> None:
     # to one list rather than passed up through a generator per level of nesting.
     for child in children:
         if isinstance(child, str):
-            written.append(child if isinstance(child, Markup) else _escape(str(child), quote=True))
+            written.append(child if isinstance(child, Markup) else _quote(str(child)))
         elif child is None or child is False:
             continue
         elif isinstance(child, (list, tuple)):
