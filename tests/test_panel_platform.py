@@ -157,3 +157,18 @@ def test_charts_have_a_title_a_description_axis_labels_and_their_numbers_in_a_ta
 @pytest.mark.parametrize(("top", "axis"), [(0, 1), (23, 25), (58, 100), (0.3, 0.5), (3000, 5000), (8, 10)])
 def test_an_axis_ends_on_a_round_number_at_or_above_the_data(top, axis):
     assert nice_ceiling(top) == axis
+
+
+def test_moving_the_now_line_draws_the_rest_of_a_line_chart_once_and_the_same_as_drawn_afresh():
+    from lessonkit.panel.chart import _line_chart_parts
+
+    series = [Series("With compaction", ((1, 120), (2, 340), (3, 180))), Series("Without", ((1, 120), (2, 340), (3, 520)), style=1)]
+    chart = {"x_label": "Model request", "y_label": "Prompt tokens", "series": series, "x_ticks": [(1, "1"), (2, "2"), (3, "3")],
+             "rules": [Rule(300, "after_tokens 300")], "markers": [Marker(2.5, "S1")]}
+    _line_chart_parts.cache_clear()
+    moving = [line_chart("Prompt tokens", "Per request.", now=now, **chart) for now in (1, 2, 3)]
+    assert _line_chart_parts.cache_info().misses == 1, "only the now line depends on the moment"
+    for now, drawn in zip((1, 2, 3), moving, strict=True):
+        _line_chart_parts.cache_clear()
+        assert drawn == line_chart("Prompt tokens", "Per request.", now=now, **chart)
+    assert len(set(moving)) == 3 and all('class="lk-now"' in drawn for drawn in moving)

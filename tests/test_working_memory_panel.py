@@ -247,3 +247,21 @@ def test_the_worker_answers_a_view_and_reports_a_refusal():
     assert reply["ok"] and reply["view"]["status"].startswith("Stage 4 of 4: final context. Selected: M5")
     refused = json.loads(answer(json.dumps({"lesson": "working-memory", "params": params(max_records=11)})))
     assert not refused["ok"] and "parameter 'max_records' is 11" in refused["error"]
+
+
+def test_a_change_that_moves_a_few_records_draws_only_those_records_again():
+    from lessonkit.panels.working_memory import _card, _flow
+
+    memory = panel("working-memory")
+    final = {**memory.defaults(), "time": max(mark.at for mark in memory.timeline.marks)}
+    memory.view(final)
+    _card.cache_clear()
+    _flow.cache_clear()
+    first = memory.view(final).html
+    drawn = _card.cache_info().misses
+    assert drawn == len(retrieval.lesson().records), "each record's card is drawn once"
+    memory.view({**final, "word_budget": final["word_budget"] + 1})
+    assert _card.cache_info().misses - drawn < drawn, "a one-word change of budget redrew every card"
+    _card.cache_clear()
+    _flow.cache_clear()
+    assert memory.view(final).html == first, "a record drawn before is drawn the same as afresh"

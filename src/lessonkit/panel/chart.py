@@ -12,8 +12,9 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from lessonkit.panel.html import Markup, h
+from lessonkit.panel.html import Markup, h, join
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 132, 20, 52
@@ -202,6 +203,27 @@ def line_chart(
         >>> '<title id="lk-tokens-title">Tokens</title>' in chart
         True
     """
+    frame, before_now, lines, table = _line_chart_parts(
+        x_label, y_label, tuple(series), tuple(x_ticks), tuple(rules), tuple(markers)
+    )
+    now_line = None
+    if now is not None:
+        now_line = h("line", {"class": "lk-now", "x1": frame.x(now), "y1": TOP, "x2": frame.x(now), "y2": HEIGHT - BOTTOM})
+    return _figure(title, description, [before_now, now_line, lines], table, wide=wide)
+
+
+# A lesson's timeline moves only the chart's "now" line: everything else is drawn once per chart
+# and kept (a few charts' worth), which is most of the work of a view whose chart has many points.
+@lru_cache(maxsize=32)
+def _line_chart_parts(
+    x_label: str,
+    y_label: str,
+    series: tuple[Series, ...],
+    x_ticks: tuple[tuple[float, str], ...],
+    rules: tuple[Rule, ...],
+    markers: tuple[Marker, ...],
+) -> tuple[_Frame, Markup, Markup, Markup]:
+    """The chart's frame; what is drawn under the "now" line (axes, rules, markers); its lines; its table."""
     xs = [x for s in series for x, _ in s.points] + [at for at, _ in x_ticks] + [m.at for m in markers]
     top = max([y for s in series for _, y in s.points] + [r.value for r in rules] + [0])
     frame = _Frame((min(xs, default=0), max(xs, default=1)), nice_ceiling(top * 1.05))
@@ -222,7 +244,7 @@ def line_chart(
                 h("text", {"x": end_x + 8, "y": end_y + 4 + 13 * (s.style % 3)}, s.name),
             )
         )
-    body = [
+    before_now = [
         frame.axes(x_label, y_label, x_ticks),
         [
             h(
@@ -242,13 +264,9 @@ def line_chart(
             )
             for m in markers
         ],
-        h("line", {"class": "lk-now", "x1": frame.x(now), "y1": TOP, "x2": frame.x(now), "y2": HEIGHT - BOTTOM})
-        if now is not None
-        else None,
-        lines,
     ]
     table = _series_table(x_label, series, rules, dict(x_ticks))
-    return _figure(title, description, body, table, wide=wide)
+    return frame, join(before_now), join(lines), table
 
 
 def _series_table(x_label: str, series: Sequence[Series], rules: Sequence[Rule], ticks: dict[float, str]) -> Markup:

@@ -13,6 +13,7 @@ reports that reason first for the same cause).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from lessonkit import retrieval
@@ -165,7 +166,11 @@ def status(run: Retrieval, stage: int) -> str:
 # --- what the view shows --------------------------------------------------------------------------
 
 
-def _card(run: Retrieval, candidate: Candidate, stage: int) -> Markup:
+# A record's card and its row of the diagram depend on nothing but the record as this retrieval
+# saw it (a frozen Candidate, compared by value) and the stage shown. A reader's change moves a few
+# records; the others are drawn as they were, so each is drawn once and kept (a few views' worth).
+@lru_cache(maxsize=512)
+def _card(candidate: Candidate, stage: int) -> Markup:
     record = candidate.record
     facts = [
         retrieval.TENANTS[record.tenant],
@@ -198,12 +203,13 @@ def cards(run: Retrieval, stage: int) -> Markup:
     return h(
         "div",
         {"class": "lk-wm-cards", "role": "region", "aria-label": "Memory cards", "tabindex": 0},
-        h("ol", {"class": "lk-wm-card-row"}, [_card(run, candidate, stage) for candidate in run.candidates]),
+        h("ol", {"class": "lk-wm-card-row"}, [_card(candidate, stage) for candidate in run.candidates]),
     )
 
 
 # The diagram: one row per record, one column per stage.
 D_WIDTH, D_LEFT, D_TOP, D_ROW, D_COLUMN, D_BOTTOM = 600, 96, 40, 26, 132, 14
+COLUMNS = tuple(D_LEFT + index * D_COLUMN for index in range(STAGE_COUNT))
 DIAGRAM = "Records through the four stages"
 LEGEND = "A dot is a stage passed, a cross the stage a record leaves at, with the reason beside it, and a ring a selected record."
 
@@ -228,8 +234,10 @@ def _cross(x: float, y: float) -> Markup:
     return h("path", {"class": "lk-wm-leave", "d": f"M{x - 5},{y - 5} L{x + 5},{y + 5} M{x - 5},{y + 5} L{x + 5},{y - 5}"})
 
 
-def _flow(candidate: Candidate, stage: int, row: int, columns: Sequence[float]) -> Markup:
+@lru_cache(maxsize=512)
+def _flow(candidate: Candidate, stage: int, row: int) -> Markup:
     """One record's row: the stages it passed, and where it left or that it was selected."""
+    columns = COLUMNS
     y = D_TOP + D_ROW * row + D_ROW / 2
     leaves = _leaves_at(candidate)
     reached = columns[: min(stage, FINAL if leaves is None else leaves) + 1]
@@ -255,7 +263,7 @@ def _flow(candidate: Candidate, stage: int, row: int, columns: Sequence[float]) 
 def diagram(run: Retrieval, stage: int) -> Markup:
     """Each record passing or leaving at each stage, up to the stage being inspected."""
     height = D_TOP + D_ROW * len(run.candidates) + D_BOTTOM
-    columns = [D_LEFT + index * D_COLUMN for index in range(STAGE_COUNT)]
+    columns = COLUMNS
     headers = [
         h("text", {"x": x, "y": 18, "text-anchor": "middle",
                    "class": ["lk-wm-stage", "lk-wm-stage-now" if index == stage else "", "lk-wm-stage-later" if index > stage else ""]},
@@ -271,7 +279,7 @@ def diagram(run: Retrieval, stage: int) -> Markup:
         h("desc", {"id": "lk-wm-diagram-desc"}, description),
         [h("line", {"class": "lk-wm-column", "x1": x, "y1": 26, "x2": x, "y2": height - 4}) for x in columns],
         headers,
-        [_flow(candidate, stage, row, columns) for row, candidate in enumerate(run.candidates)],
+        [_flow(candidate, stage, row) for row, candidate in enumerate(run.candidates)],
     )
     return h(
         "figure",
