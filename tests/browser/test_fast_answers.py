@@ -62,13 +62,9 @@ def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_fr
     context.unroute(WHEEL)
 
 
-def test_the_next_lesson_answers_from_views_read_while_the_reader_was_on_the_one_before(page, panel_paths):
-    # Working memory names the views of the lesson after it; once Python runs, the page reads them
-    # into the engine, which the site's navigation keeps: the next lesson answers from memory.
-    asked = []
-    page.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
-    memory = open_panel(page, "working-memory", panel_paths["working-memory"])
-    expect(memory.panel).to_have_attribute("data-neighbour-views-read", "context-compression", timeout=10_000)
+def summarize_in_the_next_lesson(page, panel_paths) -> PanelPage:
+    """Follow the page's link to Context compression, in place, and choose to summarize there once
+    its engine runs; the lesson, showing the engine's view of it."""
     page.evaluate("() => { window.__sameDocument = true; }")
     page.get_by_role("link", name="Context compression").first.click()
     expect(page).to_have_url(re.compile(re.escape(panel_paths["context-compression"]) + "$"))
@@ -78,6 +74,17 @@ def test_the_next_lesson_answers_from_views_read_while_the_reader_was_on_the_one
     assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
     lesson.choose("Policy", "Summarize older turns")
     lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
+    return lesson
+
+
+def test_the_next_lesson_answers_from_views_read_while_the_reader_was_on_the_one_before(page, panel_paths):
+    # Working memory names the views of the lesson after it; once Python runs, the page reads them
+    # into the engine, which the site's navigation keeps: the next lesson answers from memory.
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
+    memory = open_panel(page, "working-memory", panel_paths["working-memory"])
+    expect(memory.panel).to_have_attribute("data-neighbour-views-read", "context-compression", timeout=10_000)
+    lesson = summarize_in_the_next_lesson(page, panel_paths)
     expect(lesson.panel).to_have_attribute("data-answered-by", "build")
     assert len(asked) == 1, f"the views were fetched {len(asked)} times: {asked}"
 
@@ -88,15 +95,7 @@ def test_a_finite_panel_whose_views_were_not_read_ahead_is_answered_live_once_py
     open_panel(page, "control-kinds", panel_paths["control-kinds"])
     asked = []
     page.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
-    page.evaluate("() => { window.__sameDocument = true; }")
-    page.get_by_role("link", name="Context compression").first.click()
-    expect(page).to_have_url(re.compile(re.escape(panel_paths["context-compression"]) + "$"))
-    spec = panel("context-compression")
-    lesson = PanelPage(page, spec)
-    expect(lesson.panel).to_have_attribute("data-engine", "ready")
-    assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
-    lesson.choose("Policy", "Summarize older turns")
-    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
+    lesson = summarize_in_the_next_lesson(page, panel_paths)
     expect(lesson.panel).to_have_attribute("data-answered-by", "live")
     assert asked == [], f"the lesson fetched views it did not need: {asked}"
 
