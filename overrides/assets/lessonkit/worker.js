@@ -31,6 +31,27 @@ async function fetchOk(url, what) {
 // a missing file into an immediate failure that names it.
 const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
+/**
+ * The interpreter's memory from the build's sparse form (snapshot.mjs describes it): the pages
+ * that are not all zeros, put back where they were in a zeroed image of the full length.
+ */
+function expandMemory(sparse) {
+  const view = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
+  const magic = new TextDecoder().decode(sparse.subarray(0, 8));
+  if (magic !== "LKSPARS1") throw new Error(`the snapshot is not in the build's sparse form (it begins ${JSON.stringify(magic)})`);
+  const memory = new Uint8Array(view.getUint32(8, true));
+  const count = view.getUint32(12, true);
+  let from = 16 + 8 * count;
+  for (let index = 0; index < count; index += 1) {
+    const offset = view.getUint32(16 + 8 * index, true);
+    const length = view.getUint32(20 + 8 * index, true);
+    memory.set(sparse.subarray(from, from + length), offset);
+    from += length;
+  }
+  if (from !== sparse.length) throw new Error(`the snapshot's runs cover ${from} of its ${sparse.length} bytes`);
+  return memory;
+}
+
 /** The bytes of a gzip-compressed response, inflated by the browser itself. */
 async function inflate(response) {
   return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
@@ -93,7 +114,7 @@ async function boot() {
   const indexURL = new URL(manifest.pyodide, manifestURL).href;
   // The snapshot is the largest download and its unpacking the longest step before Pyodide can
   // restore it, so it starts first; the wheel is needed only once Pyodide runs.
-  const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate) : null;
+  const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate).then(expandMemory) : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice

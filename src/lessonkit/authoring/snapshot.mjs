@@ -4,8 +4,15 @@
 //
 //   node snapshot.mjs <lessonkit wheel> <output snapshot.gz> <module> [<module> ...]
 //
-// The snapshot is written gzip-compressed (it shrinks to about a quarter); the worker inflates it
-// with the browser's own DecompressionStream.
+// The snapshot is written in a sparse form, then gzip-compressed (to about a quarter); the worker
+// inflates it with the browser's own DecompressionStream and puts the pages back (worker.js,
+// expandMemory). Two fifths of the interpreter's memory are pages of zeros; left out, there is that
+// much less to inflate in the reader's browser, on the core the page is loading on too. The sparse
+// form, its integers unsigned 32-bit little-endian:
+//   "LKSPARS1"                         8 bytes: what this is, and its version
+//   total, count                       the memory image's length; how many runs follow
+//   count x (offset, length)           runs of 4 KiB pages that are not all zeros, in order
+//   the runs' bytes, one after another
 //
 // A snapshot holds memory, not files: the worker unpacks the wheel again after restoring it, so
 // fixtures and modules not imported here still load.
@@ -23,4 +30,26 @@ const pyodide = await loadPyodide({ _makeSnapshot: true, stdout: () => {}, stder
 const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 pyodide.runPython(`import importlib\nimportlib.invalidate_caches()\n${modules.map((name) => `import ${name}`).join("\n")}`);
-writeFileSync(outputPath, gzipSync(pyodide.makeMemorySnapshot(), { level: 9 }));
+writeFileSync(outputPath, gzipSync(sparse(pyodide.makeMemorySnapshot()), { level: 9 }));
+
+/** `memory` without its pages of zeros, in the form described above. */
+function sparse(memory) {
+  const PAGE = 4096;
+  const runs = [];
+  for (let offset = 0; offset < memory.length; offset += PAGE) {
+    const page = memory.subarray(offset, Math.min(offset + PAGE, memory.length));
+    if (page.every((byte) => byte === 0)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.offset + last.length === offset) last.length += page.length;
+    else runs.push({ offset, length: page.length });
+  }
+  const header = new DataView(new ArrayBuffer(16 + 8 * runs.length));
+  new TextEncoder().encodeInto("LKSPARS1", new Uint8Array(header.buffer, 0, 8));
+  header.setUint32(8, memory.length, true);
+  header.setUint32(12, runs.length, true);
+  runs.forEach(({ offset, length }, index) => {
+    header.setUint32(16 + 8 * index, offset, true);
+    header.setUint32(20 + 8 * index, length, true);
+  });
+  return Buffer.concat([new Uint8Array(header.buffer), ...runs.map(({ offset, length }) => memory.subarray(offset, offset + length))]);
+}
