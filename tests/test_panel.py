@@ -97,3 +97,27 @@ def test_samples_of_different_pages_keep_their_sessions_apart_in_one_worker():
     assert json.loads(run("seen = 'first page'", "<code block: session s; n1>", "s", page="/a/"))["error"] is None
     assert json.loads(run("print(seen)", "<code block: session s; n2>", "s", page="/a/"))["output"] == "first page\n"
     assert "NameError" in json.loads(run("print(seen)", "<code block: session s; n2>", "s", page="/b/"))["error"]
+
+
+def test_once_warmed_no_lesson_reads_its_fixture_again_to_answer(monkeypatch):
+    # The build warms the engine just before it takes the snapshot a reader's browser restores:
+    # every fixture is then in memory, and no first answer pays for reading one.
+    from lessonkit import compaction_session, compression, retrieval, runtime
+    from lessonkit.panels import PANELS
+
+    engines = (compression, retrieval, compaction_session)
+    for engine in engines:
+        engine.lesson.cache_clear()
+    runtime.warm()
+
+    def refuse(name):
+        raise AssertionError(f"the {name} fixture was read again after warming")
+
+    for engine in engines:
+        monkeypatch.setattr(engine, "read_fixture", refuse)
+    for lesson in PANELS:
+        params = panel(lesson).defaults()
+        first = next(control for control in panel(lesson).controls if hasattr(control, "options"))
+        other = next(option.value for option in first.options if option.value != params[first.name])
+        answered = json.loads(answer(json.dumps({"lesson": lesson, "params": {**params, first.name: other}})))
+        assert answered["ok"], answered

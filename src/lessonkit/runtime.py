@@ -1,4 +1,5 @@
-"""What the browser worker calls: `answer` for every view (parameters in, view out), `run` for samples.
+"""What the browser worker calls: `answer` for every view (parameters in, view out), `run` for samples;
+and `warm`, which the build calls before it takes the engine's snapshot.
 
 Requests and answers are JSON text, so the JavaScript side never touches Python objects and the
 same call can later be answered from views the build computed ahead of time.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from lessonkit.panels import panel
+from lessonkit.panels import PANELS, panel
 from lessonkit.samples import PageSamples, SampleFailed
 
 
@@ -23,6 +24,17 @@ def answer(request: str) -> str:
     except ValueError as error:  # ParameterError and FixtureError are ValueErrors; json's error too
         return json.dumps({"ok": False, "error": str(error)})
     return json.dumps({"ok": True, "view": view.to_json()})
+
+
+def warm() -> None:
+    """Answer every lesson's opening view once, as a reader's first request would, and drop it.
+
+    The build calls this just before it takes the engine's memory snapshot, so the interpreter a
+    reader's browser restores has every fixture read and every engine's first-use work done; its
+    first answers are then no slower than the ones after.
+    """
+    for lesson in PANELS:
+        answer(json.dumps({"lesson": lesson, "params": panel(lesson).defaults()}))
 
 
 # One runner per page, as the build ran each page's samples. The worker outlives a page when the

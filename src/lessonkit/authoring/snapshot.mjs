@@ -1,6 +1,6 @@
-// Build step (Node): a memory snapshot of the site's Pyodide with the lessonkit wheel installed and
-// the worker's modules imported, so a reader's browser restores a ready interpreter instead of
-// booting one and importing everything. Written next to the wheel by the MkDocs hook.
+// Build step (Node): a memory snapshot of the site's Pyodide with the lessonkit wheel installed,
+// the worker's modules imported and every lesson's opening view answered once (fixtures read), so
+// a reader's browser restores a ready interpreter instead of booting one and importing everything. Written next to the wheel by the MkDocs hook.
 //
 //   node snapshot.mjs <lessonkit wheel> <output snapshot.gz> <module> [<module> ...]
 //
@@ -30,6 +30,8 @@ const pyodide = await loadPyodide({ _makeSnapshot: true, stdout: () => {}, stder
 const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 pyodide.runPython(`import importlib\nimportlib.invalidate_caches()\n${modules.map((name) => `import ${name}`).join("\n")}`);
+// Every lesson's opening view answered once: fixtures read, first-use work done, all in memory.
+pyodide.runPython("import lessonkit.runtime\nlessonkit.runtime.warm()");
 writeFileSync(outputPath, gzipSync(sparse(pyodide.makeMemorySnapshot()), { level: 9 }));
 
 /** `memory` without its pages of zeros, in the form described above. */
