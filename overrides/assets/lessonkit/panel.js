@@ -112,9 +112,10 @@ export class Panel {
 
     engine.subscribe(() => {
       this.#showEngine();
+      if (engine.state !== "ready") return;
       // Views asked for while the engine was down are asked for again once it is up.
-      if (engine.state === "ready") this.#fetchWanted();
-      if (engine.state === "ready") this.#readNeighboursViews();
+      this.#fetchWanted();
+      this.#readNeighboursViews();
     });
   }
 

@@ -112,8 +112,8 @@ async function boot() {
     throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${error.message})`);
   }
   const indexURL = new URL(manifest.pyodide, manifestURL).href;
-  // The snapshot is the largest download and its unpacking the longest step before Pyodide can
-  // restore it, so it starts first; the wheel is needed only once Pyodide runs.
+  // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
+  // so it starts first; the wheel is needed only once Pyodide runs.
   const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate).then(expandMemory) : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());

@@ -1,6 +1,7 @@
 // Build step (Node): a memory snapshot of the site's Pyodide with the lessonkit wheel installed,
 // the worker's modules imported and every lesson's opening view answered once (fixtures read), so
-// a reader's browser restores a ready interpreter instead of booting one and importing everything. Written next to the wheel by the MkDocs hook.
+// a reader's browser restores a ready interpreter instead of booting one and importing everything.
+// Written next to the wheel by the MkDocs hook.
 //
 //   node snapshot.mjs <lessonkit wheel> <output snapshot.gz> <module> [<module> ...]
 //
