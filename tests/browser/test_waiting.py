@@ -1,0 +1,78 @@
+"""What a reader sees while a view is on its way.
+
+- A view that arrives at once replaces the last one; the panel never dims for it, and its view
+  never says it is busy (a dim lasting a frame is only a flicker).
+- A panel kept waiting dims, says aria-busy, and says why, once the wait has lasted a moment.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from lessonkit.panels import panel
+from tests.browser.harness import open_panel
+
+WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")
+PENDING = re.compile(r"\blk-pending\b")
+
+# Every class and aria-busy value the panel and its view take, the old value of each change
+# included: a dim put on and taken off within one task leaves both in these records.
+RECORD_DIMMING = """(section) => {
+  window.__dimming = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      window.__dimming.push(record.oldValue || "", record.target.getAttribute(record.attributeName) || "");
+    }
+  }).observe(section, { attributes: true, attributeFilter: ["class", "aria-busy"], attributeOldValue: true, subtree: true });
+}"""
+
+
+def test_a_view_answered_at_once_replaces_the_last_without_the_panel_dimming(open_context, panel_paths):
+    context = open_context()
+    context.route(WHEEL, lambda route: None)  # Python never starts: the build's views answer at once
+    spec = panel("context-compression")
+    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
+    lesson.panel.evaluate(RECORD_DIMMING)
+
+    lesson.choose("Policy", "Summarize older turns")
+    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
+    # Long enough for a dim that was scheduled and never cancelled to have shown.
+    lesson.page.wait_for_timeout(400)
+
+    dimming = lesson.page.evaluate("() => window.__dimming")
+    assert not [value for value in dimming if PENDING.search(value) or value == "true"], dimming
+    expect(lesson.panel).not_to_have_class(PENDING)
+    expect(lesson.panel.locator(".lk-view")).not_to_have_attribute("aria-busy", "true")
+    context.unroute(WHEEL)
+
+
+def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(open_context, panel_paths):
+    context = open_context()
+    context.route(WHEEL, lambda route: None)  # Python never starts, and no build view holds this one
+    spec = panel("working-memory")
+    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
+    question = next(control for control in spec.controls if control.name == "question")
+    other = next(option for option in question.options if option.value != question.default)
+
+    # The change and a look at the panel in one task: no timer can have run in between.
+    dimmed_at_once = lesson.combobox(question.label).evaluate(
+        """(select, value) => {
+            select.value = value;
+            select.dispatchEvent(new Event("input", { bubbles: true }));
+            select.dispatchEvent(new Event("change", { bubbles: true }));
+            const section = select.closest("section.lk-panel");
+            return section.classList.contains("lk-pending") || section.querySelector(".lk-view").getAttribute("aria-busy") === "true";
+        }""",
+        other.value,
+    )
+    assert dimmed_at_once is False
+
+    expect(lesson.panel).to_have_class(PENDING)
+    expect(lesson.panel.locator(".lk-view")).to_have_attribute("aria-busy", "true")
+    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_starting_pending)
+    # Still the view of the settings before the change: nothing has answered the new ones.
+    assert lesson.panel.get_attribute("data-answered-by") == "build"
+    expect(lesson.panel.locator(".lk-view")).to_contain_text(spec.view(spec.defaults()).export["question"]["text"])
+    context.unroute(WHEEL)
