@@ -31,3 +31,29 @@ def test_search_finds_the_lesson_from_the_home_page_offline(open_context):
     search.press_sequentially("provenance", delay=20)  # Material reads keystrokes, not a filled value
     result = page.locator(".md-search-result__item").filter(has_text="Context compression").first
     expect(result).to_be_visible()
+
+
+SEARCH_INDEX = "/search/search_index.json"
+
+
+def test_a_lesson_page_loads_the_search_index_only_once_the_reader_reaches_for_search(open_context, panel_paths):
+    page = open_context().new_page()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith(SEARCH_INDEX) else None)
+    page.goto(panel_paths["working-memory"])
+    expect(page.locator("section.lk-panel")).to_have_attribute("data-engine", "ready", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+    assert asked == [], "the search index was fetched before the reader reached for search"
+
+    search = page.get_by_role("textbox", name="Search").first
+    search.click()
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    search.press_sequentially("provenance", delay=20)
+    expect(page.locator(".md-search-result__item").filter(has_text="Context compression").first).to_be_visible()
+    assert len(asked) == 1, asked
+
+
+def test_a_lesson_page_opened_from_a_search_result_highlights_the_terms_at_once(open_context, panel_paths):
+    page = open_context().new_page()
+    page.goto(panel_paths["working-memory"] + "?h=tenant")
+    expect(page.locator("mark[data-md-highlight]").first).to_be_visible()
