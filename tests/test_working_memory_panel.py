@@ -250,18 +250,37 @@ def test_the_worker_answers_a_view_and_reports_a_refusal():
 
 
 def test_a_change_that_moves_a_few_records_draws_only_those_records_again():
-    from lessonkit.panels.working_memory import _card, _flow
+    from lessonkit.panels.working_memory import _drawn_card, _drawn_flow
 
     memory = panel("working-memory")
     final = {**memory.defaults(), "time": max(mark.at for mark in memory.timeline.marks)}
     memory.view(final)
-    _card.cache_clear()
-    _flow.cache_clear()
+    _drawn_card.cache_clear()
+    _drawn_flow.cache_clear()
     first = memory.view(final).html
-    drawn = _card.cache_info().misses
+    drawn = _drawn_card.cache_info().misses
     assert drawn == len(retrieval.lesson().records), "each record's card is drawn once"
     memory.view({**final, "word_budget": final["word_budget"] + 1})
-    assert _card.cache_info().misses - drawn < drawn, "a one-word change of budget redrew every card"
-    _card.cache_clear()
-    _flow.cache_clear()
+    assert _drawn_card.cache_info().misses - drawn < drawn, "a one-word change of budget redrew every card"
+    _drawn_card.cache_clear()
+    _drawn_flow.cache_clear()
     assert memory.view(final).html == first, "a record drawn before is drawn the same as afresh"
+
+
+def test_a_change_that_only_rescores_the_records_draws_no_card_or_diagram_row_again():
+    from lessonkit.panels.working_memory import _drawn_card, _drawn_flow, _retrieval, _table_row
+
+    memory = panel("working-memory")
+    final = {**memory.defaults(), "time": max(mark.at for mark in memory.timeline.marks)}
+    rescored = {**final, "recency_weight": 0.5}
+    ended = [(c.outcome, c.reason, c.rank, c.room) for c in _retrieval(final).candidates]
+    assert ended == [(c.outcome, c.reason, c.rank, c.room) for c in _retrieval(rescored).candidates]
+    assert [c.score for c in _retrieval(final).candidates] != [c.score for c in _retrieval(rescored).candidates]
+    memory.view(final)
+    cards, rows, table = _drawn_card.cache_info().misses, _drawn_flow.cache_info().misses, _table_row.cache_info().misses
+
+    view = memory.view(rescored)
+
+    assert (_drawn_card.cache_info().misses, _drawn_flow.cache_info().misses) == (cards, rows)
+    assert _table_row.cache_info().misses > table, "the table shows the new scores, so its rows are drawn again"
+    assert f"{_retrieval(rescored).candidates[1].score:.3f}" in view.html

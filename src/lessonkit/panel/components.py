@@ -61,12 +61,29 @@ class Column:
     numeric: bool = False
 
 
+def record_row(columns: Sequence[Column], record: Any, attributes: Mapping[str, Any] | None = None) -> Markup:
+    """One record's row of a `record_table`: a cell per column, read from the record.
+
+    Args:
+        columns: Each column's heading and how to read its cell from a record.
+        record: The row's record.
+        attributes: The row's attributes, such as ``{"data-id": "T2"}``.
+
+    Examples:
+        >>> from lessonkit.panel.components import Column, record_row
+        >>> print(record_row([Column("Turn", str), Column("Tokens", len, numeric=True)], "T12", {"data-id": "T12"}))
+        <tr data-id="T12"><td>T12</td><td class="lk-num">3</td></tr>
+    """
+    return h("tr", dict(attributes or {}), [h("td", {"class": "lk-num" if c.numeric else None}, c.cell(record)) for c in columns])
+
+
 def record_table(
     caption: str,
     columns: Sequence[Column],
     records: Sequence[Any],
     *,
     row_attributes: Callable[[Any], Mapping[str, Any]] = lambda record: {},
+    row: Callable[[Any], Markup] | None = None,
     empty: str = "No records.",
 ) -> Markup:
     """A captioned table in a keyboard-scrollable region, one row per record.
@@ -76,6 +93,8 @@ def record_table(
         columns: Each column's heading and how to read its cell from a record.
         records: The rows' records.
         row_attributes: Attributes for a record's row, such as ``{"data-id": "T2"}``.
+        row: Draws a record's whole row instead (with `record_row`), for a panel that keeps the
+            rows it has drawn: then `row_attributes` is not used.
         empty: What the table says when there is no record.
 
     Examples:
@@ -87,10 +106,8 @@ def record_table(
         <tbody><tr><td>T1</td></tr></tbody></table></div>
     """
     head = h("thead", {}, h("tr", {}, [h("th", {"scope": "col", "class": "lk-num" if c.numeric else None}, c.heading) for c in columns]))
-    rows = [
-        h("tr", dict(row_attributes(record)), [h("td", {"class": "lk-num" if c.numeric else None}, c.cell(record)) for c in columns])
-        for record in records
-    ]
+    draw = row or (lambda record: record_row(columns, record, row_attributes(record)))
+    rows = [draw(record) for record in records]
     if not rows:
         rows = [h("tr", {}, h("td", {"colspan": len(columns), "class": "lk-empty"}, empty))]
     return h(

@@ -18,7 +18,7 @@ from typing import Any
 
 from lessonkit import retrieval
 from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playback, Range, Speed, Text, Timeline, Toggle, View, Words
-from lessonkit.panel.components import Column, findings, meter, record_table
+from lessonkit.panel.components import Column, findings, meter, record_row, record_table
 from lessonkit.panel.html import Markup, h, join
 from lessonkit.retrieval import OVER_LIMIT, SELECTED, SKIPPED, Candidate, Retrieval
 
@@ -120,9 +120,6 @@ def outcome_at(candidate: Candidate, stage: int) -> str:
     return _capital(candidate.note)
 
 
-def _score(run: Retrieval, candidate: Candidate, stage: int, value: float) -> str:
-    return NOT_SHOWN if stage < RANKING or _hidden(run, candidate) else f"{value:.3f}"
-
 
 def status(run: Retrieval, stage: int) -> str:
     """The role="status" sentence: the stage, and what it decided, in words."""
@@ -166,11 +163,26 @@ def status(run: Retrieval, stage: int) -> str:
 # --- what the view shows --------------------------------------------------------------------------
 
 
-# A record's card and its row of the diagram depend on nothing but the record as this retrieval
-# saw it (a frozen Candidate, compared by value) and the stage shown. A reader's change moves a few
-# records; the others are drawn as they were, so each is drawn once and kept (a few views' worth).
+# A record's card and its row of the diagram depend on nothing but how the record ended in this
+# retrieval (never its scores, which neither shows) and the stage shown. A reader's change moves a
+# few records and rescores the rest; each is drawn once per way it ended and kept.
+def _unscored(candidate: Candidate) -> Candidate:
+    """The candidate as its card and its row of the diagram draw it: without its scores."""
+    return _unscored_candidate(candidate.record, candidate.outcome, candidate.reason, candidate.newer, candidate.rank, candidate.room)
+
+
 @lru_cache(maxsize=512)
+def _unscored_candidate(record: retrieval.MemoryRecord, outcome: str, reason: str | None, newer: str | None,
+                        rank: int | None, room: int | None) -> Candidate:
+    return Candidate(record, shared_terms=(), cosine=0.0, score=0.0, outcome=outcome, reason=reason, newer=newer, rank=rank, room=room)
+
+
 def _card(candidate: Candidate, stage: int) -> Markup:
+    return _drawn_card(_unscored(candidate), stage)
+
+
+@lru_cache(maxsize=512)
+def _drawn_card(candidate: Candidate, stage: int) -> Markup:
     record = candidate.record
     facts = [
         retrieval.TENANTS[record.tenant],
@@ -234,9 +246,13 @@ def _cross(x: float, y: float) -> Markup:
     return h("path", {"class": "lk-wm-leave", "d": f"M{x - 5},{y - 5} L{x + 5},{y + 5} M{x - 5},{y + 5} L{x + 5},{y - 5}"})
 
 
-@lru_cache(maxsize=512)
 def _flow(candidate: Candidate, stage: int, row: int) -> Markup:
     """One record's row: the stages it passed, and where it left or that it was selected."""
+    return _drawn_flow(_unscored(candidate), stage, row)
+
+
+@lru_cache(maxsize=512)
+def _drawn_flow(candidate: Candidate, stage: int, row: int) -> Markup:
     columns = COLUMNS
     y = D_TOP + D_ROW * row + D_ROW / 2
     leaves = _leaves_at(candidate)
@@ -303,19 +319,31 @@ def table(run: Retrieval, stage: int) -> Markup:
     return join([
         h("h3", {"class": "lk-heading"}, TABLE),
         h("p", {"class": "lk-wm-note"}, explained, " Another tenant's record shows no score: its similarity is not revealed."),
-        record_table(
-            TABLE,
-            [
-                Column("ID", lambda c: c.id),
-                Column("Memory text", lambda c: c.record.text),
-                Column("Cosine", lambda c: _score(run, c, stage, c.cosine), numeric=True),
-                Column("Blended score", lambda c: _score(run, c, stage, c.score), numeric=True),
-                Column("Outcome", lambda c: outcome_at(c, stage)),
-            ],
-            run.candidates,
-            row_attributes=lambda c: {"data-id": c.id, "class": "lk-wm-row-gone" if _gone(c, stage) else None},
-        ),
+        record_table(TABLE, _columns(stage, hidden=False), run.candidates, row=lambda c: _table_row(c, stage, _hidden(run, c))),
     ])
+
+
+def _columns(stage: int, *, hidden: bool) -> tuple[Column, ...]:
+    """The record table's columns at a stage, for a record whose scores are shown or hidden."""
+
+    def score(value: float) -> str:
+        return NOT_SHOWN if stage < RANKING or hidden else f"{value:.3f}"
+
+    return (
+        Column("ID", lambda c: c.id),
+        Column("Memory text", lambda c: c.record.text),
+        Column("Cosine", lambda c: score(c.cosine), numeric=True),
+        Column("Blended score", lambda c: score(c.score), numeric=True),
+        Column("Outcome", lambda c: outcome_at(c, stage)),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _table_row(candidate: Candidate, stage: int, hidden: bool) -> Markup:
+    """A record's row of the table, drawn once per record state, as `_card` is: a reader's next
+    settings mostly leave most records as they were, and drawing rows was a quarter of a view."""
+    attributes = {"data-id": candidate.id, "class": "lk-wm-row-gone" if _gone(candidate, stage) else None}
+    return record_row(_columns(stage, hidden=hidden), candidate, attributes)
 
 
 def tray(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
