@@ -61,9 +61,19 @@ def test_the_worker_call_answers_a_view_as_json():
     assert reply["ok"] and "58 of 64 tokens" in reply["view"]["status"]
 
 
+def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_same():
+    request_ = {"lesson": "context-compression", "params": params(time=60, budget=64)}
+    whole = json.loads(answer(json.dumps(request_)))["view"]
+    light = json.loads(answer(json.dumps({**request_, "export": False})))["view"]
+    assert "export" in whole and "export" not in light
+    assert light == {key: value for key, value in whole.items() if key != "export"}
+    assert json.loads(answer(json.dumps({**request_, "export": True})))["view"] == whole
+
+
 @pytest.mark.parametrize(
     ("request_", "error"),
     [
+        ({"lesson": "context-compression", "params": params(), "export": "no"}, "a view request's 'export' is true or false, not \"no\""),
         ({"lesson": "context-compression", "params": params(budget=30)}, "parameter 'budget' is 30; allowed: 24, 36, 48, 64"),
         ({"lesson": "context-compression", "params": params(time=90)}, "parameter 'time' is 90; allowed: 0 to 60 seconds"),
         ({"lesson": "context-compression", "params": {**params(), "speed": 2}}, "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time"),

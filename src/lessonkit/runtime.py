@@ -14,16 +14,30 @@ from lessonkit.samples import PageSamples, SampleFailed
 
 
 def answer(request: str) -> str:
-    """`{"lesson": id, "params": {...}, "baseline": {...} or null}` -> `{"ok": true, "view": {...}}`
-    or `{"ok": false, "error": "..."}`; the error names what was wrong and what is allowed."""
+    """`{"lesson": id, "params": {...}, "baseline": {...} or null, "export": true or false}` ->
+    `{"ok": true, "view": {...}}` or `{"ok": false, "error": "..."}`; the error names what was
+    wrong and what is allowed.
+
+    With `"export": false` the view comes without its export. The page asks so for every change,
+    and for the export only when the reader exports: on some lessons the export is two thirds of
+    a view's JSON, and writing, sending and reading it at every change was most of the work.
+    """
     try:
         asked = json.loads(request)
         if not isinstance(asked, dict) or "lesson" not in asked or "params" not in asked:
-            raise ValueError(f"a view request is an object with 'lesson', 'params' and optionally 'baseline', not {request[:200]}")
+            raise ValueError(
+                f"a view request is an object with 'lesson', 'params' and optionally 'baseline' and 'export', not {request[:200]}"
+            )
+        with_export = asked.get("export", True)
+        if not isinstance(with_export, bool):
+            raise ValueError(f"a view request's 'export' is true or false, not {json.dumps(with_export)}")
         view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
     except ValueError as error:  # ParameterError and FixtureError are ValueErrors; json's error too
         return json.dumps({"ok": False, "error": str(error)})
-    return json.dumps({"ok": True, "view": view.to_json()})
+    shown = view.to_json()
+    if not with_export:
+        del shown["export"]
+    return json.dumps({"ok": True, "view": shown})
 
 
 def warm() -> None:

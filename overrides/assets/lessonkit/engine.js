@@ -2,7 +2,9 @@
 // shared by every panel and sample on the page.
 //
 // Message protocol (structured-clone objects, never Python objects):
-//   page -> worker  {id, kind: "view", lesson, params, baseline} -> lessonkit.runtime.answer(JSON)
+//   page -> worker  {id, kind: "view", lesson, params, baseline, export}
+//                                 -> lessonkit.runtime.answer(JSON); the view comes without its
+//                                    export unless export is true (asked for when the reader exports)
 //                   {id, kind: "run", code, session, blockId, page}
 //                                 -> lessonkit.runtime.run(code, blockId, session, page); blockId is the
 //                                    sample's "<code block: …>" id in the build, hence its __name__;
@@ -158,6 +160,25 @@ export class Engine {
     };
     // A table still on its way is waited for while Python starts; once Python runs, it answers at once.
     return table && this.state !== "ready" ? table.then(ask) : ask();
+  }
+
+  /**
+   * The export of the view for these settings: the known view's when it carries one (the build's
+   * views do), otherwise Python computes it now. A live view comes without its export, which on
+   * some lessons is most of its weight; a reader exports far more rarely than they change a setting.
+   */
+  exportOf(lesson, params, baseline = null) {
+    const key = paramsKey(lesson, params, baseline);
+    const ask = () => {
+      const known = this.#known(key);
+      if (known && known.export !== undefined) return known.export;
+      return this.#request({ kind: "view", lesson, params, baseline, export: true }).then((answer) => {
+        this.remember(lesson, params, answer.view, baseline, this.sources.get(key) || "live");
+        return answer.view.export;
+      });
+    };
+    const table = this.tables.get(lesson);
+    return table && this.state !== "ready" ? table.then(ask) : Promise.resolve().then(ask);
   }
 
   /** The view remembered under `key`, read from its precomputed text the first time; undefined if none. */

@@ -329,14 +329,14 @@ export class Panel {
   async #export() {
     const { key, params, baseline } = this.wanted;
     const file = this.words.export_file;
-    if (key === this.current.key) {
+    if (key === this.current.key && this.current.view.export !== undefined) {
       downloadJSON(file, this.current.view.export);
       return;
     }
-    this.messages.set("export", `${file} downloads as soon as the Python engine has computed these settings.`, "note");
+    // A live view comes without its export: Python computes it now, in a few milliseconds once it runs.
+    if (this.engine.state !== "ready") this.messages.set("export", `${file} downloads as soon as the Python engine has computed these settings.`, "note");
     try {
-      const view = await this.engine.view(this.lesson, params, baseline);
-      downloadJSON(file, view.export);
+      downloadJSON(file, await this.engine.exportOf(this.lesson, params, baseline));
       this.messages.set("export", null);
     } catch (error) {
       this.messages.set("export", `${file} could not be exported: ${error.message}`);

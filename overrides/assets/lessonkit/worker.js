@@ -171,7 +171,8 @@ function handle(data) {
     // runtime.answer's JSON, {"ok": true, "view": ...} or the engine's own refusal {"ok": false,
     // "error": ...}, goes to the page as text: a string crosses to the page as one copy, where
     // the view as objects would be cloned field by field, on the page's main thread too.
-    return { text: runtime.answer(JSON.stringify({ lesson: data.lesson, params: data.params, baseline: data.baseline ?? null })) };
+    const asked = { lesson: data.lesson, params: data.params, baseline: data.baseline ?? null, export: data.export === true };
+    return { text: runtime.answer(JSON.stringify(asked)) };
   }
   if (data.kind === "run") {
     // undefined becomes Python's None: a sample without a session starts from fresh globals.
