@@ -1,6 +1,8 @@
 """The compression panel: its spec carries the lesson's wording, its views come from the engine."""
 
+import html
 import json
+import re
 
 import pytest
 
@@ -54,6 +56,14 @@ def test_the_static_render_carries_spec_initial_view_and_a_status_region():
     page = render(PANEL)
     assert 'role="status"' in page and "data-spec=" in page and "data-initial-view=" in page
     assert "No message has arrived yet: 0 of 24 tokens." in page
+
+
+def test_the_static_render_gives_the_shell_the_starting_view_without_its_export():
+    compression = panel("context-compression")
+    page = render(compression)
+    initial = json.loads(html.unescape(re.search(r'data-initial-view="([^"]*)"', page).group(1)))
+    assert initial == json.loads(json.dumps(compression.view(compression.defaults()).to_json(export=False)))
+    assert "export" not in initial and initial["status"] == compression.view(compression.defaults()).status
 
 
 def test_the_worker_call_answers_a_view_as_json():

@@ -34,10 +34,7 @@ def answer(request: str) -> str:
         view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
     except ValueError as error:  # ParameterError and FixtureError are ValueErrors; json's error too
         return json.dumps({"ok": False, "error": str(error)})
-    shown = view.to_json()
-    if not with_export:
-        del shown["export"]
-    return json.dumps({"ok": True, "view": shown})
+    return json.dumps({"ok": True, "view": view.to_json(export=with_export)})
 
 
 def warm() -> None:

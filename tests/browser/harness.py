@@ -7,6 +7,7 @@ Nothing here knows a lesson. `Watch` records what a self-hosted, working page mu
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -233,3 +234,21 @@ def open_panel(
 def as_json(value: Any) -> Any:
     """Engine data as it reads after a JSON round trip (tuples become lists)."""
     return json.loads(json.dumps(value))
+
+
+def assert_same_engine_data(got: Any, want: Any, where: str = "") -> None:
+    """Data the engine computed in the browser equals the engine's data here, floats to 12
+    significant digits: Pyodide's libm may differ from the test machine's in the last bit of a
+    logarithm (retrieval's IDF), and everything else must be exactly the same."""
+    if isinstance(want, float) and isinstance(got, (int, float)):
+        assert math.isclose(got, want, rel_tol=1e-12), f"{where}: {got} != {want}"
+    elif isinstance(want, dict):
+        assert isinstance(got, dict) and got.keys() == want.keys(), f"{where}: keys {sorted(got)} != {sorted(want)}"
+        for key, value in want.items():
+            assert_same_engine_data(got[key], value, f"{where}.{key}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), f"{where}: {got!r} != {want!r}"
+        for index, (each, wanted) in enumerate(zip(got, want, strict=True)):
+            assert_same_engine_data(each, wanted, f"{where}[{index}]")
+    else:
+        assert got == want, f"{where}: {got!r} != {want!r}"

@@ -16,8 +16,9 @@ from lessonkit.panel import Panel
 
 
 def views_of(panel: Panel) -> list[list[dict]]:
-    """Every view of a finite panel, as [params, view] pairs with no baseline."""
-    return [[params, panel.view(params).to_json()] for params in panel.every_params()]
+    """Every view of a finite panel, as [params, view] pairs with no baseline; without their
+    exports, which were half the table and which Python computes when a reader exports."""
+    return [[params, panel.view(params).to_json(export=False)] for params in panel.every_params()]
 
 
 def write_views(panel: Panel, assets: Path) -> Path:

@@ -26,7 +26,8 @@ def render(panel: Panel, params: Params | None = None) -> Markup:
             "data-lesson": panel.lesson,
             "data-stylesheet": panel.stylesheet,
             "data-spec": json.dumps(panel.spec(), separators=(",", ":"), ensure_ascii=False),
-            "data-initial-view": json.dumps(view.to_json(), separators=(",", ":"), ensure_ascii=False),
+            # Without its export, as every view the page is given: Export asks Python for it.
+            "data-initial-view": json.dumps(view.to_json(export=False), separators=(",", ":"), ensure_ascii=False),
             "aria-label": f"Experiment: {panel.title}",
         },
         h("div", {"class": "lk-controls"}, h("p", {"class": "lk-static-note"}, panel.words.static_note)),

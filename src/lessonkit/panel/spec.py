@@ -37,10 +37,12 @@ class View:
     export: Mapping[str, Any]
     refusal: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as data for `json.dumps`. Its state and export are the view's own, not copies:
-        `dataclasses.asdict` deep-copied them, which cost more than drawing a large export."""
-        return {each.name: getattr(self, each.name) for each in fields(self)}
+    def to_json(self, *, export: bool = True) -> dict[str, Any]:
+        """The view as data for `json.dumps`; without its export when `export` is False (what a
+        page shows needs none of it, and on some lessons it is most of a view's weight). Its state
+        and export are the view's own, not copies: `dataclasses.asdict` deep-copied them, which
+        cost more than drawing a large export."""
+        return {each.name: getattr(self, each.name) for each in fields(self) if export or each.name != "export"}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.harness import assert_same_engine_data
 from tests.browser.working_memory.conftest import WALKTHROUGH
 
 PREDICTION = "M5 fits at nine words; at eight the tray is empty and M10 cannot take its place."
@@ -55,15 +56,7 @@ def test_the_retrieval_export_holds_the_exact_values_the_table_rounds(lesson_pag
 
     assert name == engine.panel.words.export_file
     expected = engine.as_json(view.export)
-    assert {key: value for key, value in exported.items() if key != "records"} == {k: v for k, v in expected.items() if k != "records"}
-    for got, want in zip(exported["records"], expected["records"], strict=True):
-        assert got.keys() == want.keys()
-        for key, value in want.items():
-            if isinstance(value, float):
-                # Pyodide's libm may differ from the test machine's in the last bit of a logarithm.
-                assert math.isclose(got[key], value, rel_tol=1e-12), (got["id"], key, got[key], value)
-            else:
-                assert got[key] == value, (got["id"], key, got[key], value)
+    assert_same_engine_data(exported, expected, "export")
     m5 = next(record for record in exported["records"] if record["id"] == "M5")
     exact = engine.retrieve(**WALKTHROUGH, word_budget=8).candidate("M5").cosine
     assert math.isclose(m5["cosine"], exact, rel_tol=1e-12)
