@@ -146,39 +146,36 @@ export class Engine {
    * `baseline` is the settings of the reader's captured baseline (or null): a view may draw its run.
    */
   view(lesson, params, baseline = null) {
-    const key = paramsKey(lesson, params, baseline);
-    const known = this.#known(key);
-    if (known) return Promise.resolve(known);
-    const table = this.tables.get(lesson);
-    const ask = () => {
-      const loaded = this.#known(key);
-      if (loaded) return loaded;
-      return this.#request({ kind: "view", lesson, params, baseline }).then((answer) => {
-        this.remember(lesson, params, answer.view, baseline, "live");
-        return answer.view;
-      });
-    };
-    // A table still on its way is waited for while Python starts; once Python runs, it answers at once.
-    return table && this.state !== "ready" ? table.then(ask) : ask();
+    return this.#view(lesson, params, baseline, false);
   }
 
   /**
-   * The export of the view for these settings: the known view's when it carries one (the build's
-   * views do), otherwise Python computes it now. A live view comes without its export, which on
-   * some lessons is most of its weight; a reader exports far more rarely than they change a setting.
+   * The export of the view for these settings: the known view's when it carries one, otherwise
+   * Python computes it now. No view the page is given carries one (it is most of some lessons'
+   * weight), and a reader exports far more rarely than they change a setting.
    */
   exportOf(lesson, params, baseline = null) {
+    return this.#view(lesson, params, baseline, true).then((view) => view.export);
+  }
+
+  #view(lesson, params, baseline, withExport) {
     const key = paramsKey(lesson, params, baseline);
-    const ask = () => {
+    const usable = () => {
       const known = this.#known(key);
-      if (known && known.export !== undefined) return known.export;
-      return this.#request({ kind: "view", lesson, params, baseline, export: true }).then((answer) => {
-        this.remember(lesson, params, answer.view, baseline, this.sources.get(key) || "live");
-        return answer.view.export;
-      });
+      return known && (!withExport || known.export !== undefined) ? known : undefined;
     };
+    const known = usable();
+    if (known) return Promise.resolve(known);
     const table = this.tables.get(lesson);
-    return table && this.state !== "ready" ? table.then(ask) : Promise.resolve().then(ask);
+    const ask = () =>
+      usable() ||
+      this.#request({ kind: "view", lesson, params, baseline, export: withExport }).then((answer) => {
+        // A view asked for again with its export keeps the source of the one the reader was shown.
+        this.remember(lesson, params, answer.view, baseline, this.sources.get(key) || "live");
+        return answer.view;
+      });
+    // A table still on its way is waited for while Python starts; once Python runs, it answers at once.
+    return table && this.state !== "ready" ? table.then(ask) : Promise.resolve(ask());
   }
 
   /** The view remembered under `key`, read from its precomputed text the first time; undefined if none. */
