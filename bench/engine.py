@@ -11,7 +11,9 @@ Larger fixtures are generated from the lesson's own: the conversation's turns, t
 the session's events repeated k times with fresh ids (and, for compaction, turns renumbered and tool
 calls re-paired), passed through the engines' `fixture=` parameters. The growth factor t(k)/t(1),
 from the fastest of each scale's repeats, says whether a recompute is linear in fixture size:
-linear is about 10 at 10x and 100 at 100x.
+linear is about 10 at 10x and 100 at 100x. Where the modelled system itself does more than k times
+the work on a k times longer input (compaction's summaries), that count is reported beside the time
+(`WORK`), so a superlinear growth can be told apart from a superlinear engine.
 
 Each measurement runs in its own process under a time limit (`python bench/engine.py ENGINE SCALE`
 prints one JSON object), so an engine that grows badly is reported as "over the limit" rather than
@@ -111,12 +113,29 @@ def compaction_recompute(fixture: Any) -> int:
     return runs
 
 
+def compaction_summaries(fixture: Any) -> int:
+    """The summaries a recompute writes. A longer session need not compact proportionally more often:
+    a summarizer whose summaries grow with what they cover (the source's Terse keeps every line people
+    said) ends up over the size trigger at nearly every check, and the recompute's growth follows."""
+    compaction_session = import_module("lessonkit.compaction_session")
+    return sum(
+        compaction_session.simulate(preset, summarizer, fixture=fixture).summarizer_calls
+        for preset in fixture.presets.values()
+        for summarizer in compaction_session.SUMMARIZERS
+    )
+
+
 ENGINES: dict[str, tuple[str, Callable[[int], Any], Callable[[Any], int], Callable[[Any], int]]] = {
     # module: (what a recompute is, fixture(k), recompute(fixture) -> runs, size(fixture)); a module
     # this checkout does not have yet is left out of the measurement.
     "compression": ("replay x16 (budgets x policies x fidelities)", compression_fixture, compression_recompute, lambda f: len(f.turns)),
     "retrieval": ("retrieve x4 (questions), TF-IDF fit included", retrieval_fixture, retrieval_recompute, lambda f: len(f.records)),
     "compaction": ("simulate x6 (presets x summarizers)", compaction_fixture, compaction_recompute, lambda f: len(f.events)),
+}
+# What the modelled system itself does more of as the fixture grows, counted once per scale beside
+# the time: when it grows faster than the fixture, so may the recompute, however linear the engine.
+WORK: dict[str, tuple[str, Callable[[Any], int]]] = {
+    "compaction": ("summaries written", compaction_summaries),
 }
 
 
@@ -132,8 +151,12 @@ def measure_one(engine: str, scale: int) -> dict[str, Any]:
         times.append(time.perf_counter() - started)
         if sum(times) > LIMIT_S / 4:
             break
-    return {"engine": engine, "scale": scale, "size": size(fixture), "runs": runs, "repeats": len(times),
-            "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times)}
+    row = {"engine": engine, "scale": scale, "size": size(fixture), "runs": runs, "repeats": len(times),
+           "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times)}
+    if engine in WORK:
+        what, count = WORK[engine]
+        row["work"] = {"what": what, "count": count(fixture)}
+    return row
 
 
 def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -173,9 +196,12 @@ def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dic
         # Growth from the fastest run at each scale, as timeit advises: the one least disturbed by
         # whatever else the machine was doing.
         base = rows[0].get("min_s")
+        base_work = rows[0].get("work", {}).get("count")
         for row in rows:
             if base and "min_s" in row:
                 row["growth"] = row["min_s"] / base
+            if base_work and "work" in row:
+                row["work"]["growth"] = row["work"]["count"] / base_work
         results[engine] = {"recompute": what, "scales": rows}
     return results
 

@@ -29,6 +29,17 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def halves(latencies: list[float]) -> str:
+    """The p95 of the walk's first half and of its second: the walk begins the moment Python is
+    ready, while the browser is still optimizing Pyodide's WebAssembly, and that is where the tail
+    of the whole walk has been; the split shows in every run whether it still is."""
+    middle = len(latencies) // 2
+    if middle == 0:
+        return "too few changes to split"
+    first, rest = latencies[:middle], latencies[middle:]
+    return f"p95 of changes 1–{middle}: {ms(percentile(first, 95))}, of {middle + 1}–{len(latencies)}: {ms(percentile(rest, 95))}"
+
+
 def ms(value: float | None) -> str:
     if value is None:
         return "—"
@@ -98,8 +109,9 @@ def table(results: dict[str, Any]) -> str:
             p50, p95 = percentile(values, 50), percentile(values, 95)
             counted = f"{len(values)} changes, each to a view not seen before, of {inter['views']:,} views"
             rows.append(("interaction (engine ready): control change → status, p50", label, ms(p50), counted, ratio(p50, ref), "", ""))
-            rows.append(("interaction (engine ready): control change → status, p95", label, ms(p95), f"max {ms(max(values))}",
-                         ratio(p95, ref), f"≤ {INTERACTION_P95_MS:g} ms", verdict(p95 <= INTERACTION_P95_MS)))
+            rows.append(("interaction (engine ready): control change → status, p95", label, ms(p95),
+                         f"max {ms(max(values))}; {halves(values)}", ratio(p95, ref), f"≤ {INTERACTION_P95_MS:g} ms",
+                         verdict(p95 <= INTERACTION_P95_MS)))
         else:
             rows.append(("interaction (engine ready)", label, "not measured", inter.get("error", ""), "", "", ""))
         if page["repeat"]["runs"]:
@@ -129,7 +141,9 @@ def table(results: dict[str, Any]) -> str:
         for row in scales[1:]:
             if "growth" in row:
                 fastest = ms(row["min_s"] * 1000)
-                grown.append(f"{row['scale']}×: {ms(row['median_s'] * 1000)} (fastest {fastest}), growth {row['growth']:.0f}×")
+                work = row.get("work", {})
+                modelled = f" ({work['what']}: {work['count']:,}, {work['growth']:.0f}× as many)" if "growth" in work else ""
+                grown.append(f"{row['scale']}×: {ms(row['median_s'] * 1000)} (fastest {fastest}), growth {row['growth']:.0f}×{modelled}")
                 ok = ok and row["growth"] <= LINEAR_SLACK * row["scale"]
             elif "over_limit_s" in row:
                 least = row["over_limit_s"] / base["min_s"]

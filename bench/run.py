@@ -12,7 +12,7 @@ Measured, for every page of the built site with a panel (lessons, and the author
   engine is ready; and the bytes of the load, with and without the Python runtime;
 - samples: from navigation start until "Run sample 1", clicked as soon as it exists, printed;
 - interaction: once the engine is ready, from each control event to the status it causes, over
-  changes to views the page has not seen (p50, p95);
+  changes to views the page has not seen (p50, p95, and the p95 of each half of the walk);
 - repeat visit: the same lesson in a new tab of the same context (HTTP cache warm);
 - second lesson: each cold load of the first page goes on: a click on its link to the next panel
   page, until that page's first change shows its real answer;
