@@ -52,7 +52,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from lessonkit.fixtures import Record, read_fixture
@@ -247,7 +247,7 @@ class Question:
     label: str
     text: str
 
-    @property
+    @cached_property
     def terms(self) -> tuple[str, ...]:
         return tuple(tokenize(self.text))
 
@@ -263,15 +263,15 @@ class MemoryRecord:
     key: str | None = None  # records of one tenant with one key hold versions of one fact
     supports: tuple[str, ...] = ()  # ids of the questions it is a declared supporting fact for
 
-    @property
+    @cached_property
     def words(self) -> int:
         return word_count(self.text)
 
-    @property
+    @cached_property
     def terms(self) -> tuple[str, ...]:
         return tuple(tokenize(self.text))
 
-    @property
+    @cached_property
     def recency(self) -> float:
         return recency(self.age_hours)
 
