@@ -16,7 +16,7 @@ from lessonkit.compaction_session import ADK_DIFFERENCES, Decision, lesson, simu
 from lessonkit.panel import render
 from lessonkit.panels import compaction as compaction_panel
 from lessonkit.panels import panel
-from lessonkit.panels.compaction import after_request, outcome, replay, written
+from lessonkit.panels.compaction import after_request, outcome, replay, seen_row, written
 from lessonkit.runtime import answer
 
 PANEL = panel("context-compaction")
@@ -218,6 +218,27 @@ def test_each_check_is_placed_among_the_requests_once_per_setting_not_once_per_r
     for time in range(25):
         PANEL.view(params(time=time))
     assert len(placed) == len(simulate(BY_SIZE, "model").decisions)
+
+
+def test_each_entry_the_model_sees_is_drawn_once_per_setting_however_many_requests_see_it(monkeypatch):
+    drawn = []
+
+    def drawing(entry, by_id):
+        drawn.append(entry.id)
+        return seen_row(entry, by_id)
+
+    monkeypatch.setattr(compaction_panel, "seen_row", drawing)
+    replay.cache_clear()
+    views = [PANEL.view(params(time=time)) for time in range(25)]
+    seen = {entry.id for request in simulate(BY_SIZE, "model").requests for entry in request.seen}
+    assert sorted(drawn) == sorted(seen)
+    # Drawn once, shown alike: an entry two requests both see has the same row in both.
+    rows = [{entry: row for row, entry in re.findall(r'(<li class="lk-seen lk-kind-[^"]*" data-id="([^"]*)">.*?</li>)', view.html, re.S)}
+            for view in views]
+    shared = [(rows[t - 1], rows[t]) for t in range(2, 25) if rows[t - 1].keys() & rows[t].keys()]
+    assert shared
+    for before, now in shared:
+        assert all(before[entry] == now[entry] for entry in before.keys() & now.keys())
 
 
 # Refusals, in the setting's own words

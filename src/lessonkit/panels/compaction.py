@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from typing import Any
 
@@ -210,6 +211,15 @@ class Replay:
     checks: list[dict[str, Any]]
     checks_table: Markup
     by_id: dict[str, Entry]  # every entry of the run's log, by id
+    rows: dict[str, Markup] = dataclass_field(default_factory=dict)  # the seen list's rows, drawn as first asked for
+
+    def seen_row(self, entry: Entry) -> Markup:
+        """An entry of the log as the seen list draws it, drawn once: each request sees most of what
+        the one before it saw, and shows it alike (a summary's lines too, from the same log)."""
+        row = self.rows.get(entry.id)
+        if row is None:
+            row = self.rows[entry.id] = seen_row(entry, self.by_id)
+        return row
 
 
 @lru_cache(maxsize=8)  # a reader plays one setting at a time; a few more cover going back and forth between two
@@ -362,7 +372,7 @@ def seen_row(entry: Entry, by_id: dict[str, Entry]) -> Markup:
     )
 
 
-def seen_list(by_id: dict[str, Entry], request: Request | None) -> Markup:
+def seen_list(replayed: Replay, request: Request | None) -> Markup:
     if request is None:
         return h("p", {"class": "lk-empty"}, "No model request yet: play the session, or move the timeline to a request.")
     files = [
@@ -376,7 +386,7 @@ def seen_list(by_id: dict[str, Entry], request: Request | None) -> Markup:
         )
         for file in request.attached
     ]
-    return h("ol", {"class": "lk-seen-list"}, [seen_row(entry, by_id) for entry in request.seen], files)
+    return h("ol", {"class": "lk-seen-list"}, [replayed.seen_row(entry) for entry in request.seen], files)
 
 
 def checks_table(run: Run) -> Markup:
@@ -458,7 +468,7 @@ def draw(params: Params, baseline: Params | None) -> View:
         counters(result, request),
         chart(replayed, request, captured_run, threshold),
         h("h3", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
-        seen_list(replayed.by_id, request),
+        seen_list(replayed, request),
         h("details", {"class": "lk-checks"}, h("summary", {}, f"Every trigger check of the session ({len(result.decisions)})"),
           replayed.checks_table),
         state_details("Exact state JSON of this request", state),
