@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from importlib import import_module
 from importlib.util import find_spec
@@ -103,26 +103,24 @@ def compaction_fixture(k: int) -> Any:
     return replace(lesson, events=tuple(events))
 
 
-def compaction_recompute(fixture: Any) -> int:
+def compaction_runs(fixture: Any) -> Iterator[Any]:
+    """Every run the compaction panel can ask for, each preset with each summarizer, one at a time:
+    a recompute that kept them all alive would also time the collector walking them."""
     compaction_session = import_module("lessonkit.compaction_session")
-    runs = 0
     for preset in fixture.presets.values():
         for summarizer in compaction_session.SUMMARIZERS:
-            compaction_session.simulate(preset, summarizer, fixture=fixture)
-            runs += 1
-    return runs
+            yield compaction_session.simulate(preset, summarizer, fixture=fixture)
+
+
+def compaction_recompute(fixture: Any) -> int:
+    return sum(1 for _run in compaction_runs(fixture))
 
 
 def compaction_summaries(fixture: Any) -> int:
     """The summaries a recompute writes. A longer session need not compact proportionally more often:
     a summarizer whose summaries grow with what they cover (the source's Terse keeps every line people
     said) ends up over the size trigger at nearly every check, and the recompute's growth follows."""
-    compaction_session = import_module("lessonkit.compaction_session")
-    return sum(
-        compaction_session.simulate(preset, summarizer, fixture=fixture).summarizer_calls
-        for preset in fixture.presets.values()
-        for summarizer in compaction_session.SUMMARIZERS
-    )
+    return sum(run.summarizer_calls for run in compaction_runs(fixture))
 
 
 ENGINES: dict[str, tuple[str, Callable[[int], Any], Callable[[Any], int], Callable[[Any], int]]] = {

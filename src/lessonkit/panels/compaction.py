@@ -213,7 +213,7 @@ class Replay:
     by_id: dict[str, Entry]  # every entry of the run's log, by id
     rows: dict[str, Markup] = dataclass_field(default_factory=dict)  # the seen list's rows, drawn as first asked for
 
-    def seen_row(self, entry: Entry) -> Markup:
+    def drawn_row(self, entry: Entry) -> Markup:
         """An entry of the log as the seen list draws it, drawn once: each request sees most of what
         the one before it saw, and shows it alike (a summary's lines too, from the same log)."""
         row = self.rows.get(entry.id)
@@ -386,7 +386,7 @@ def seen_list(replayed: Replay, request: Request | None) -> Markup:
         )
         for file in request.attached
     ]
-    return h("ol", {"class": "lk-seen-list"}, [replayed.seen_row(entry) for entry in request.seen], files)
+    return h("ol", {"class": "lk-seen-list"}, [replayed.drawn_row(entry) for entry in request.seen], files)
 
 
 def checks_table(run: Run) -> Markup:
