@@ -9,6 +9,7 @@ lesson's folder; these are the platform's promises.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,81 @@ def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(open_context
         assert shown_value(reopened, control) == params[control.name], control.label
     if spec.timeline:
         expect(reopened.timeline).to_have_value(f"{params[spec.timeline.name]:g}")
+
+
+# Every write of the page's address the shell makes ("#budget=36&..."), in order.
+COUNT_ADDRESS_WRITES = """(() => {
+  const replace = history.replaceState.bind(history);
+  window.lkAddressWrites = [];
+  history.replaceState = (state, unused, url) => {
+    if (String(url).startsWith("#")) window.lkAddressWrites.push(String(url));
+    return replace(state, unused, url);
+  };
+})()"""
+
+# A reader's changes, made in one go inside the page (one task, so no pause can fall between them):
+# [name, kind, value], a choice's value being its option's label.
+CHANGE_ALL = """(changes) => {
+  for (const [name, kind, value] of changes) {
+    const element = document.querySelector(`section.lk-panel [name="${CSS.escape(name)}"]`);
+    if (kind === "choice") element.value = [...element.options].find((option) => option.textContent.trim() === value).value;
+    else if (kind === "toggle") element.checked = value;
+    else element.value = String(value);
+    element.dispatchEvent(new Event("input", { bubbles: true }));
+    element.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+}"""
+
+
+def in_page_changes(spec: Panel, params: dict[str, Any]) -> list[list[Any]]:
+    changes = []
+    for control in settings(spec):
+        value = params[control.name]
+        if isinstance(control, Choice):
+            value = next(option.label for option in control.options if option.value == value)
+        elif not isinstance(control, Toggle):
+            value = f"{value:g}"
+        changes.append([control.name, control.kind, value])
+    return changes
+
+
+def test_a_burst_of_changes_is_written_to_the_address_once_and_the_address_reopens_them(open_context, declared):
+    spec, path = declared
+    context = open_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_ADDRESS_WRITES)
+    panel_page = open_panel(page, spec.lesson, path)
+    params = changed_params(spec)
+    page.evaluate(CHANGE_ALL, in_page_changes(spec, params))
+    expected = spec.view(params)
+    panel_page.expect_view(expected)
+
+    expect(page).to_have_url(re.compile(r"#.+"))
+    writes = page.evaluate("() => window.lkAddressWrites")
+    assert len(writes) == 1, f"{len(settings(spec))} changes in a row wrote the address {len(writes)} times: {writes}"
+
+    reopened = open_panel(context.new_page(), spec.lesson, path, fragment=page.url.split("#", 1)[1])
+    reopened.expect_view(expected)
+    for control in settings(spec):
+        assert shown_value(reopened, control) == params[control.name], control.label
+
+
+def test_a_link_followed_straight_after_a_change_leaves_the_change_for_back_to_find(page, declared):
+    spec, path = declared
+    panel_page = open_panel(page, spec.lesson, path)
+    params = changed_params(spec)
+    # The changes and the click in one task: the address has had no pause to be written in.
+    page.evaluate(
+        "(changes) => { (" + CHANGE_ALL + ")(changes); document.querySelector('.md-header a.md-logo').click(); }",
+        in_page_changes(spec, params),
+    )
+    expect(panel_page.panel).to_have_count(0)  # the site's home page, which has no experiment
+    page.go_back()
+    back = PanelPage(page, spec)
+    wait_for_engine(back)
+    back.expect_view(spec.view(params))
+    for control in settings(spec):
+        assert shown_value(back, control) == params[control.name], control.label
 
 
 def test_a_link_the_experiment_cannot_use_is_refused_by_name_and_the_defaults_are_used(page, declared):

@@ -1,6 +1,7 @@
 // One live experiment: the <section class="lk-panel"> the build rendered, brought to life. Nothing
 // here knows about any particular lesson: the controls, the timeline, every word the panel shows
 // and every view come from the spec and the engine, both declared in Python.
+import { Address } from "./address.js";
 import { Baseline } from "./baseline.js";
 import { button, Settings } from "./controls.js";
 import { downloadJSON, fill, h, Messages } from "./dom.js";
@@ -58,6 +59,7 @@ export class Panel {
       changed: () => this.#request(),
     });
     this.expander = new Expander(section, this.words);
+    this.address = new Address(section, () => encodeState(this.spec, this.#linkState()));
 
     const tools = h(
       "div",
@@ -162,15 +164,14 @@ export class Panel {
     return state;
   }
 
-  /** Keep the page's own address in step with the experiment, once the reader has touched it. */
+  /** Keep the page's own address in step with the experiment, once the reader has touched it (see address.js for when). */
   #rememberInURL() {
-    if (!this.linked || (this.clock && this.clock.playing)) return;
-    history.replaceState(history.state, "", `#${encodeState(this.spec, this.#linkState())}`);
+    if (this.linked) this.address.follow();
   }
 
   async #copyLink() {
     this.linked = true;
-    this.#rememberInURL();
+    this.address.write();
     const url = `${location.origin}${location.pathname}${location.search}#${encodeState(this.spec, this.#linkState())}`;
     try {
       await navigator.clipboard.writeText(url);

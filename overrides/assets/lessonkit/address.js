@@ -1,0 +1,60 @@
+// The page's address follows the experiment (#budget=36&policy=evict&time=60), so that a reader can
+// reload, bookmark or pass on exactly what they are looking at.
+//
+// Each write is a same-document navigation: the browser records it in the tab's history and
+// Chromium fetches the page's icon again. Written at every change, that work ran on the same two
+// cores as the engine's answer to the change, and was most of what the reader waited for beyond
+// Python itself (the interaction walk's p95 fell from 19-27 ms to 13-15 ms once it stopped). A
+// slider dragged across its range also asks for dozens of writes a second, more than Chromium
+// accepts before it refuses them. So the address is written once the reader pauses, and at once
+// whenever they may be about to use it: copying the link, following a link, leaving the page, the
+// tab or the window.
+
+/** How long a reader's settings must stay still before the address is written. */
+export const PAUSE_MS = 500;
+
+export class Address {
+  /**
+   * `fragment()` says what the address should carry (without its "#") at the moment it is
+   * written. `section` is the experiment's element: once the site's instant navigation has
+   * taken it off the page, or moved the page to another path, nothing is written. `scope` is the
+   * window; a test passes its own, with its own timers.
+   */
+  constructor(section, fragment, scope = globalThis) {
+    this.section = section;
+    this.fragment = fragment;
+    this.scope = scope;
+    this.path = scope.location.pathname;
+    this.timer = null;
+    const flush = () => this.flush();
+    scope.addEventListener("pagehide", flush);
+    scope.addEventListener("blur", flush); // the reader may be on their way to the address bar
+    scope.document.addEventListener("visibilitychange", flush);
+    // Capturing, so that the current entry of the history has the settings before a link (or the
+    // site's instant navigation, which listens for the same click) adds the next one.
+    scope.document.addEventListener("click", (event) => (event.target?.closest?.("a[href]") ? flush() : undefined), true);
+  }
+
+  /**
+   * The settings or the moment changed: the address is written once they have stayed as they are
+   * for PAUSE_MS. Playback moves the moment at every frame, so nothing is written while it plays.
+   */
+  follow() {
+    this.scope.clearTimeout(this.timer);
+    this.timer = this.scope.setTimeout(() => this.write(), PAUSE_MS);
+  }
+
+  /** A write still waiting for the reader to pause happens now. */
+  flush() {
+    if (this.timer !== null) this.write();
+  }
+
+  /** The address carries the settings now, whether a write was waiting or not. */
+  write() {
+    this.scope.clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.section.isConnected || this.scope.location.pathname !== this.path) return;
+    const { history } = this.scope;
+    history.replaceState(history.state, "", `#${this.fragment()}`);
+  }
+}
