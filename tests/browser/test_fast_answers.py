@@ -3,12 +3,14 @@
 - A panel whose settings are a finite set answers from the views the build computed, before
   Pyodide is up, and says which engine answered. The page asks for those views once, from its head.
 - Following the site's navigation keeps the page's worker: the next lesson's panel is live at once,
-  and Python, already running, answers it without the build's views.
+  and Python, already running, answers it without the build's views. The page left behind keeps
+  nothing running: no listener on the window, no timeline playing.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from playwright.sync_api import expect
@@ -175,3 +177,59 @@ def test_without_the_snapshot_the_engine_starts_normally_and_says_why(open_conte
     baseline = spec.defaults()
     lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}, baseline))
     expect(lesson.panel).to_have_attribute("data-answered-by", "live")
+
+
+def listeners_on_window_and_document(page) -> Counter[str]:
+    """Every event listener on the page's window and document, counted by target and event type."""
+    devtools = page.context.new_cdp_session(page)
+    try:
+        counted: Counter[str] = Counter()
+        for target in ("window", "document"):
+            handle = devtools.send("Runtime.evaluate", {"expression": target})["result"]["objectId"]
+            for listener in devtools.send("DOMDebugger.getEventListeners", {"objectId": handle})["listeners"]:
+                counted[f"{target} {listener['type']}"] += 1
+        return counted
+    finally:
+        devtools.detach()
+
+
+def follow_link(page, name: str, path: str) -> None:
+    page.get_by_role("link", name=name).first.click()
+    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
+
+
+def test_a_lesson_left_and_reached_again_by_the_sites_navigation_leaves_no_listener_behind(page, panel_paths):
+    open_panel(page, "working-memory", panel_paths["working-memory"])
+    page.evaluate("() => { window.__sameDocument = true; }")
+
+    def there_and_back() -> Counter[str]:
+        follow_link(page, "Context compression", panel_paths["context-compression"])
+        wait_for_engine(PanelPage(page, panel("context-compression")))
+        follow_link(page, "Working memory", panel_paths["working-memory"])
+        wait_for_engine(PanelPage(page, panel("working-memory")))
+        return listeners_on_window_and_document(page)
+
+    # Counted after a first round, on pages the site's navigation brought in both times: the theme
+    # listens differently on the page it loaded first.
+    first = there_and_back()
+    again = there_and_back()
+    assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
+    # Before panels were closed, each lesson visited left its address's, its expand button's and its
+    # timeline's listeners behind.
+    assert again == first, f"listeners gained {dict(again - first)}, lost {dict(first - again)}"
+
+
+def test_a_timeline_playing_when_the_reader_leaves_stops_where_it_was(page, panel_paths):
+    memory = open_panel(page, "working-memory", panel_paths["working-memory"])
+    page.evaluate("() => { window.__left = document.querySelector('section.lk-panel'); }")
+    moment = "() => window.__left.querySelector('.lk-timeline input[type=range]').value"
+    memory.button(memory.spec.playback.play).click()
+    page.wait_for_function(f"() => Number(({moment})()) > 0")  # playing
+
+    follow_link(page, "Context compression", panel_paths["context-compression"])
+    # The next lesson's panel has started, so the shell has seen the page change.
+    expect(PanelPage(page, panel("context-compression")).panel).to_have_attribute("data-engine", "ready")
+    assert page.evaluate("() => window.__left.isConnected") is False
+    left_at = page.evaluate(moment)
+    page.wait_for_timeout(1_200)  # at normal speed, more than a second of inspection time would have gone by
+    assert page.evaluate(moment) == left_at, "the timeline of the page left behind kept playing"

@@ -27,9 +27,17 @@ function page(pathname = "/lessons/working-memory/") {
     clearTimeout(id) {
       timers.delete(id);
     },
-    addEventListener: (type, callback) => (listeners.window[type] ??= []).push(callback),
-    document: { addEventListener: (type, callback) => (listeners.document[type] ??= []).push(callback) },
+    addEventListener: (type, callback, options) => listen("window", type, callback, options),
+    document: { addEventListener: (type, callback, options) => listen("document", type, callback, options) },
   };
+  // As browsers do: a listener given an aborted signal, or whose signal is aborted later, is gone.
+  function listen(target, type, callback, options) {
+    const signal = typeof options === "object" ? options?.signal : undefined;
+    if (signal?.aborted) return;
+    const entry = { callback };
+    (listeners[target][type] ??= []).push(entry);
+    signal?.addEventListener("abort", () => listeners[target][type].splice(listeners[target][type].indexOf(entry), 1));
+  }
   return {
     scope,
     /** Let `ms` pass, running each timer that falls due. */
@@ -40,14 +48,22 @@ function page(pathname = "/lessons/working-memory/") {
       }
     },
     fire(target, type, event = {}) {
-      for (const callback of listeners[target][type] ?? []) callback(event);
+      for (const { callback } of listeners[target][type] ?? []) callback(event);
+    },
+    /** How many listeners the window and its document hold. */
+    listening() {
+      return Object.values(listeners).flatMap((byType) => Object.values(byType)).reduce((sum, entries) => sum + entries.length, 0);
+    },
+    /** How many timers are waiting. */
+    waiting() {
+      return timers.size;
     },
   };
 }
 
-function addressOn(window, fragment = () => "budget=36&policy=evict") {
+function addressOn(window, fragment = () => "budget=36&policy=evict", signal = undefined) {
   const section = { isConnected: true };
-  return { address: new Address(section, fragment, window.scope), section };
+  return { address: new Address(section, fragment, { signal, scope: window.scope }), section };
 }
 
 const link = { target: { closest: (selector) => (selector === "a[href]" ? {} : null) } };
@@ -133,4 +149,19 @@ test("playback, moving the moment at every frame, is written once it stops", () 
   assert.deepEqual(window.scope.writes, []);
   window.wait(PAUSE_MS);
   assert.deepEqual(window.scope.writes.map((write) => write.url), ["#time=120"]);
+});
+
+test("once its panel is closed, the address holds no listener and no timer, and writes nothing", () => {
+  const window = page();
+  const life = new AbortController();
+  const { address } = addressOn(window, undefined, life.signal);
+  assert.equal(window.listening(), 4);
+  address.follow();
+  life.abort();
+  assert.equal(window.listening(), 0);
+  assert.equal(window.waiting(), 0);
+  address.follow();
+  window.fire("window", "pagehide");
+  window.wait(PAUSE_MS * 2);
+  assert.deepEqual(window.scope.writes, []);
 });

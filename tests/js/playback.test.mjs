@@ -109,3 +109,17 @@ test("a long pause between frames (a background tab) advances at most a quarter 
   frames.step(60_000);
   assert.ok(clock.time <= 0.25 + 1e-9, clock.time);
 });
+
+test("a stopped clock keeps its moment, asks for no frame and tells no one", () => {
+  let told = 0;
+  const { clock, frames } = clockWith({ onChange: () => (told += 1) });
+  clock.play();
+  frames.step(0);
+  frames.step(500);
+  const before = { time: clock.time, told };
+  clock.stop();
+  frames.step(1000);
+  assert.equal(clock.playing, false);
+  assert.equal(clock.time, before.time);
+  assert.equal(told, before.told);
+});

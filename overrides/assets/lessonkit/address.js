@@ -17,22 +17,29 @@ export class Address {
   /**
    * `fragment()` says what the address should carry (without its "#") at the moment it is
    * written. `section` is the experiment's element: once the site's instant navigation has
-   * taken it off the page, or moved the page to another path, nothing is written. `scope` is the
-   * window; a test passes its own, with its own timers.
+   * taken it off the page, or moved the page to another path, nothing is written. `signal` ends
+   * the address's life with its panel's: the window's listeners go, and a waiting write with them.
+   * `scope` is the window; a test passes its own, with its own timers.
    */
-  constructor(section, fragment, scope = globalThis) {
+  constructor(section, fragment, { signal, scope = globalThis } = {}) {
     this.section = section;
     this.fragment = fragment;
     this.scope = scope;
     this.path = scope.location.pathname;
+    this.signal = signal;
     this.timer = null;
     const flush = () => this.flush();
-    scope.addEventListener("pagehide", flush);
-    scope.addEventListener("blur", flush); // the reader may be on their way to the address bar
-    scope.document.addEventListener("visibilitychange", flush);
+    const options = { signal };
+    scope.addEventListener("pagehide", flush, options);
+    scope.addEventListener("blur", flush, options); // the reader may be on their way to the address bar
+    scope.document.addEventListener("visibilitychange", flush, options);
     // Capturing, so that the current entry of the history has the settings before a link (or the
     // site's instant navigation, which listens for the same click) adds the next one.
-    scope.document.addEventListener("click", (event) => (event.target?.closest?.("a[href]") ? flush() : undefined), true);
+    scope.document.addEventListener("click", (event) => (event.target?.closest?.("a[href]") ? flush() : undefined), { capture: true, signal });
+    signal?.addEventListener("abort", () => {
+      scope.clearTimeout(this.timer);
+      this.timer = null;
+    });
   }
 
   /**
@@ -40,6 +47,7 @@ export class Address {
    * for PAUSE_MS. Playback moves the moment at every frame, so nothing is written while it plays.
    */
   follow() {
+    if (this.signal?.aborted) return;
     this.scope.clearTimeout(this.timer);
     this.timer = this.scope.setTimeout(() => this.write(), PAUSE_MS);
   }

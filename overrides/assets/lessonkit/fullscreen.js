@@ -7,14 +7,23 @@ import { button } from "./controls.js";
 
 
 export class Expander {
-  constructor(section, words) {
+  /** `signal` ends the button's life with its panel's; a panel still filling the viewport then lets the page go. */
+  constructor(section, words, signal) {
     this.section = section;
     this.words = words;
     this.fallback = false;
     this.button = button(words.expand, "lk-expand", () => this.toggle());
-    document.addEventListener("fullscreenchange", () => this.#sync());
-    document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && this.fallback) this.#setFallback(false);
+    document.addEventListener("fullscreenchange", () => this.#sync(), { signal });
+    document.addEventListener(
+      "keydown",
+      (event) => {
+        if (event.key === "Escape" && this.fallback) this.#setFallback(false);
+      },
+      { signal },
+    );
+    // The page the site's navigation brings in must scroll: the class that held it still goes.
+    signal?.addEventListener("abort", () => {
+      if (this.fallback) this.#setFallback(false);
     });
   }
 

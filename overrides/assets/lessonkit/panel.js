@@ -26,7 +26,13 @@ function ensureStylesheet(sheet) {
 }
 
 export class Panel {
+  // The panel's life: the site's instant navigation takes its section off the page but keeps the
+  // window, the document and the engine, which would otherwise keep every listener the panel gave
+  // them, and keep a playing timeline asking the engine for views nobody sees (see close()).
+  #life = new AbortController();
+
   constructor(section, { engine, storage }) {
+    const { signal } = this.#life;
     this.section = section;
     this.engine = engine;
     this.spec = JSON.parse(section.dataset.spec);
@@ -58,8 +64,8 @@ export class Panel {
       current: () => ({ params: this.current.params, view: this.current.view }),
       changed: () => this.#request(),
     });
-    this.expander = new Expander(section, this.words);
-    this.address = new Address(section, () => encodeState(this.spec, this.#linkState()));
+    this.expander = new Expander(section, this.words, signal);
+    this.address = new Address(section, () => encodeState(this.spec, this.#linkState()), { signal });
 
     const tools = h(
       "div",
@@ -89,14 +95,22 @@ export class Panel {
         onChange: (clock) => this.#tick(clock),
       });
       this.time.showStepping(this.motion.matches);
-      this.motion.addEventListener("change", (event) => {
-        this.clock.setStepping(event.matches);
-        this.time.showStepping(event.matches);
-      });
+      this.motion.addEventListener(
+        "change",
+        (event) => {
+          this.clock.setStepping(event.matches);
+          this.time.showStepping(event.matches);
+        },
+        { signal },
+      );
       // A reader who leaves the tab is not watching: pause rather than play on unseen.
-      document.addEventListener("visibilitychange", () => {
-        if (document.hidden && this.clock.playing) this.clock.pause();
-      });
+      document.addEventListener(
+        "visibilitychange",
+        () => {
+          if (document.hidden && this.clock.playing) this.clock.pause();
+        },
+        { signal },
+      );
     }
 
     this.controls = h("div", { class: "lk-controls" }, this.settings.element, this.notes.fieldsElement, this.time ? this.time.element : null, tools);
@@ -113,13 +127,32 @@ export class Panel {
     if (this.clock) this.#tick(this.clock);
     else this.#request();
 
-    engine.subscribe(() => {
+    const unsubscribe = engine.subscribe(() => {
       this.#showEngine();
       if (engine.state !== "ready") return;
       // Views asked for while the engine was down are asked for again once it is up.
       this.#fetchWanted();
       this.#readNeighboursViews();
     });
+    signal.addEventListener("abort", unsubscribe);
+  }
+
+  /** Whether the reader has left this panel's page (close() has run). */
+  get closed() {
+    return this.#life.signal.aborted;
+  }
+
+  /**
+   * The reader has left the page: the shell calls this once the site's navigation has taken the
+   * section away. The timeline stops where it is, and the window, the document and the engine,
+   * which the next page keeps, no longer hear from or call into this panel. What the reader wrote
+   * is already in storage: notes and baselines are saved as they change.
+   */
+  close() {
+    if (this.closed) return;
+    this.clock?.stop();
+    clearTimeout(this.dimming);
+    this.#life.abort();
   }
 
   /**
@@ -217,6 +250,7 @@ export class Panel {
    * is already the one wanted: the status always describes what the controls say.
    */
   #request() {
+    if (this.closed) return;
     const params = this.#params();
     const baseline = this.baseline.params();
     const key = paramsKey(this.lesson, params, baseline);

@@ -99,6 +99,11 @@ export class Clock {
     this.seek(0);
   }
 
+  /** Stop for good without a word: the panel this clock drives has left the page, and nobody is watching. */
+  stop() {
+    this.#halt();
+  }
+
   /** Only the pace changes: time elapsed so far counts at the old pace, then playback carries on. */
   setSpeed(speed) {
     this.#settle();

@@ -39,7 +39,20 @@ function focusableScrollers(root) {
   }
 }
 
+// The panels brought to life and still on the page. Instant navigation swaps the page's content
+// but keeps the window, so a panel whose section has gone is closed when the next page arrives.
+const live = new Set();
+
+function closeLeftPanels() {
+  for (const panel of live) {
+    if (panel.section.isConnected) continue;
+    panel.close();
+    live.delete(panel);
+  }
+}
+
 function enhance(root = document) {
+  closeLeftPanels();
   focusableScrollers(root);
   const panels = [...root.querySelectorAll(".lk-panel:not([data-engine])")];
   const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
@@ -48,7 +61,7 @@ function enhance(root = document) {
   engine.start();
   for (const section of panels) {
     try {
-      new Panel(section, { engine, storage });
+      live.add(new Panel(section, { engine, storage }));
     } catch (error) {
       // A broken spec must not take the page down: the static view stays, with the reason beside it.
       section.dataset.engine = "failed";
