@@ -64,12 +64,17 @@ def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_fr
     context.unroute(WHEEL)
 
 
+def follow_link(page, name: str, path: str) -> None:
+    """Follow the page's first link named `name`, and wait until the address is `path`."""
+    page.get_by_role("link", name=name).first.click()
+    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
+
+
 def summarize_in_the_next_lesson(page, panel_paths) -> PanelPage:
     """Follow the page's link to Context compression, in place, and choose to summarize there once
     its engine runs; the lesson, showing the engine's view of it."""
     page.evaluate("() => { window.__sameDocument = true; }")
-    page.get_by_role("link", name="Context compression").first.click()
-    expect(page).to_have_url(re.compile(re.escape(panel_paths["context-compression"]) + "$"))
+    follow_link(page, "Context compression", panel_paths["context-compression"])
     spec = panel("context-compression")
     lesson = PanelPage(page, spec)
     expect(lesson.panel).to_have_attribute("data-engine", "ready")
@@ -133,8 +138,7 @@ def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at
     lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
     page.evaluate("() => { window.__sameDocument = true; }")
 
-    page.get_by_role("link", name="For authors").first.click()
-    expect(page).to_have_url(re.compile(re.escape(panel_paths["control-kinds"]) + "$"))
+    follow_link(page, "For authors", panel_paths["control-kinds"])
     authors = PanelPage(page, panel("control-kinds"))
     expect(authors.panel).to_have_attribute("data-engine", "ready", timeout=5_000)
     assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
@@ -191,11 +195,6 @@ def listeners_on_window_and_document(page) -> Counter[str]:
         return counted
     finally:
         devtools.detach()
-
-
-def follow_link(page, name: str, path: str) -> None:
-    page.get_by_role("link", name=name).first.click()
-    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
 
 
 def test_a_lesson_left_and_reached_again_by_the_sites_navigation_leaves_no_listener_behind(page, panel_paths):
