@@ -35,14 +35,14 @@ from pathlib import Path
 from typing import Any
 
 SCALES = (1, 10, 100)
-MODULES = {"compression": "compression", "retrieval": "retrieval", "compaction": "compaction_session"}
+MODULES = {"compression": "lessons.context_compression", "retrieval": "lessons.working_memory", "compaction": "lessons.context_compaction"}
 LIMIT_S = 10.0  # per engine and scale, in its own process
 MIN_TOTAL_S = 0.3  # repeat a recompute until this much time has been measured (at most MAX_REPEATS times)
 MAX_REPEATS = 25
 
 
 def compression_fixture(k: int) -> Any:
-    compression = import_module("lessonkit.compression")
+    compression = import_module("lessonkit.lessons.context_compression")
     lesson = compression.lesson()
     system, rest = lesson.turns[0], lesson.turns[1:]
     turns = [system]
@@ -54,7 +54,7 @@ def compression_fixture(k: int) -> Any:
 
 
 def compression_recompute(fixture: Any) -> int:
-    compression = import_module("lessonkit.compression")
+    compression = import_module("lessonkit.lessons.context_compression")
     runs = 0
     for budget in fixture.budgets:
         for policy in compression.POLICIES:
@@ -65,7 +65,7 @@ def compression_recompute(fixture: Any) -> int:
 
 
 def retrieval_fixture(k: int) -> Any:
-    lesson = import_module("lessonkit.retrieval").lesson()
+    lesson = import_module("lessonkit.lessons.working_memory").lesson()
     records = []
     for copy in range(k):
         for record in lesson.records:
@@ -78,7 +78,7 @@ def retrieval_fixture(k: int) -> Any:
 
 
 def retrieval_recompute(fixture: Any) -> int:
-    retrieval = import_module("lessonkit.retrieval")
+    retrieval = import_module("lessonkit.lessons.working_memory")
     retrieval._fitted.cache_clear()  # the TF-IDF fit is part of a recompute
     for question in retrieval.QUESTIONS:
         retrieval.retrieve(question, fixture=fixture)
@@ -86,7 +86,7 @@ def retrieval_recompute(fixture: Any) -> int:
 
 
 def compaction_fixture(k: int) -> Any:
-    lesson = import_module("lessonkit.compaction_session").lesson()
+    lesson = import_module("lessonkit.lessons.context_compaction").lesson()
     events, turns = [], max(event.turn for event in lesson.events)
     for copy in range(k):
         suffix = "" if copy == 0 else f"~{copy}"
@@ -106,10 +106,10 @@ def compaction_fixture(k: int) -> Any:
 def compaction_runs(fixture: Any) -> Iterator[Any]:
     """Every run the compaction panel can ask for, each preset with each summarizer, one at a time:
     a recompute that kept them all alive would also time the collector walking them."""
-    compaction_session = import_module("lessonkit.compaction_session")
+    compaction = import_module("lessonkit.lessons.context_compaction")
     for preset in fixture.presets.values():
-        for summarizer in compaction_session.SUMMARIZERS:
-            yield compaction_session.simulate(preset, summarizer, fixture=fixture)
+        for summarizer in compaction.SUMMARIZERS:
+            yield compaction.simulate(preset, summarizer, fixture=fixture)
 
 
 def compaction_recompute(fixture: Any) -> int:

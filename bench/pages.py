@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin
 
-from lessonkit.panels import panel
+from lessonkit.registry import panel
 
 # A panel's settings space is "finite" for the cold-start target when every view could be computed
 # ahead of time: at most this many distinct views.

@@ -43,7 +43,7 @@ def test_bare_numbers_are_found_in_prose_but_not_in_code_ids_links_or_markers():
     page = "\n".join(
         [
             "---",
-            "engine: lessonkit.compression",
+            "engine: lessonkit.lessons.context_compression",
             "---",
             "Turn T2 has [[seven|7]] tokens; [[3.11|-]] is a version.",
             "`budget = 24` and [a link](https://example.invalid/48)",

@@ -14,8 +14,8 @@ import pytest
 
 from bench.engine import compaction_fixture, compression_fixture
 from lessonkit.chain import ReadsAsTuple
-from lessonkit.compaction_session import SUMMARIZERS, Event, Summary, simulate
-from lessonkit.compression import FIDELITIES, replay
+from lessonkit.lessons.context_compaction import SUMMARIZERS, Event, Summary, simulate
+from lessonkit.lessons.context_compression import FIDELITIES, replay
 
 
 def held(kinds: type | tuple[type, ...], values) -> int:

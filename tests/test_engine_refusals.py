@@ -11,9 +11,12 @@ import math
 
 import pytest
 
-from lessonkit import compaction, compaction_session, compression, retrieval
-from lessonkit.compaction import Compaction, Manifest
-from lessonkit.compression import Turn, Window
+from lessonkit.lessons import context_compaction as compaction
+from lessonkit.lessons import context_compaction as compaction_session
+from lessonkit.lessons import context_compression as compression
+from lessonkit.lessons import working_memory as retrieval
+from lessonkit.lessons.context_compaction import Compaction, Manifest
+from lessonkit.lessons.context_compression import Turn, Window
 
 BY_SIZE = Compaction(after_tokens=3000, keep_recent_events=6)
 BIG_PIN = Window((Turn("T1", "system", 30, 1.0, "You are a release assistant."),))
@@ -71,7 +74,7 @@ REFUSALS = [
     ("adk_config_fields", lambda: compaction.adk_config_fields({"after_tokens": 3}), "compaction is {'after_tokens': 3}; allowed: a Compaction"),
     ("simulate(setting)", lambda: compaction_session.simulate({"after_tokens": 3000}), "compaction is {'after_tokens': 3000}; allowed: a Compaction"),
     ("simulate(summarizer)", lambda: compaction_session.simulate(BY_SIZE, ["terse"]), "unknown summarizer ['terse']; allowed: 'terse', 'model'"),
-    ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="compaction"), "fixture 'compaction' is not a compaction Lesson"),
+    ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="context-compaction"), "fixture 'context-compaction' is not a compaction Lesson"),
     ("request(text)", lambda: compaction_session.simulate(BY_SIZE).request("3"), "request '3' is not in the run; allowed: 1 to 24"),
     ("event(none)", lambda: compaction_session.lesson().event(None), "unknown event None; allowed: u1"),
 ]

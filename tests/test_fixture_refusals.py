@@ -17,15 +17,17 @@ from typing import Any
 
 import pytest
 
-from lessonkit import compaction_session, compression, retrieval
 from lessonkit.fixtures import FixtureError, parse_fixture
+from lessonkit.lessons import context_compaction
+from lessonkit.lessons import context_compression as compression
+from lessonkit.lessons import working_memory as retrieval
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 # Which engine reads which fixture. A new fixture must be added here, or the first test fails.
 LOADERS: dict[str, Callable[[Any], Any]] = {
     "context-compression": compression.Lesson.from_record,
     "working-memory": retrieval.Lesson.from_record,
-    "compaction": compaction_session.Lesson.from_record,
+    "context-compaction": context_compaction.Lesson.from_record,
 }
 
 
@@ -219,7 +221,7 @@ def test_a_working_memory_fixture_with_an_unknown_reference_is_refused(change, m
 
 
 def test_a_compaction_fixture_whose_response_answers_an_unknown_call_is_refused():
-    data = original("compaction")
+    data = original("context-compaction")
     response = next(index for index, event in enumerate(data["events"]) if event["kind"] == "tool_response")
     data["events"][response]["call"] = "no-such-call"
-    expect_refusal("compaction", data, rf"events\[{response}\] \([^)]*\)", "call")
+    expect_refusal("context-compaction", data, rf"events\[{response}\] \([^)]*\)", "call")

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from lessonkit.compression import Lesson
 from lessonkit.fixtures import FixtureError, fixture_path, parse_fixture
+from lessonkit.lessons.context_compression import Lesson
 
 
 def fixture_with(change):

@@ -3,11 +3,12 @@
 import html
 import json
 import re
+import sys
 
 import pytest
 
 from lessonkit.panel import render
-from lessonkit.panels import panel
+from lessonkit.registry import panel
 from lessonkit.runtime import answer, run
 
 PANEL = panel("context-compression")
@@ -89,7 +90,7 @@ def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_sa
         ({"lesson": "context-compression", "params": {**params(), "speed": 2}}, "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time"),
         ({"lesson": "context-compression", "params": params(policy=["evict"])}, 'parameter \'policy\' is ["evict"]; allowed: "evict", "summarize"'),
         ({"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}}, "parameter 'time' missing; allowed: 0 to 60 seconds"),
-        ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'context-compression'"),
+        ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'context-compaction', 'context-compression', 'working-memory', 'control-kinds'"),
         ({"lesson": "context-compression"}, "a view request is an object with 'lesson', 'params'"),
     ],
 )
@@ -122,20 +123,21 @@ def test_samples_of_different_pages_keep_their_sessions_apart_in_one_worker():
 def test_once_warmed_no_lesson_reads_its_fixture_again_to_answer(monkeypatch):
     # The build warms the engine just before it takes the snapshot a reader's browser restores:
     # every fixture is then in memory, and no first answer pays for reading one.
-    from lessonkit import compaction_session, compression, retrieval, runtime
-    from lessonkit.panels import PANELS
+    from lessonkit import runtime
+    from lessonkit.registry import lesson_ids, lesson_package, panel_ids
 
-    engines = (compression, retrieval, compaction_session)
-    for engine in engines:
-        engine.lesson.cache_clear()
+    # Each lesson's `lesson()` reads its fixture in the module that defines it.
+    readers = [sys.modules[lesson_package(lesson).lesson.__module__] for lesson in lesson_ids()]
+    for reader in readers:
+        reader.lesson.cache_clear()
     runtime.warm()
 
     def refuse(name):
         raise AssertionError(f"the {name} fixture was read again after warming")
 
-    for engine in engines:
-        monkeypatch.setattr(engine, "read_fixture", refuse)
-    for lesson in PANELS:
+    for reader in readers:
+        monkeypatch.setattr(reader, "read_fixture", refuse)
+    for lesson in panel_ids():
         params = panel(lesson).defaults()
         first = next(control for control in panel(lesson).controls if hasattr(control, "options"))
         other = next(option.value for option in first.options if option.value != params[first.name])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from lessonkit.panel import Choice, Number, Range, Toggle
 from lessonkit.panel.controls import show
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 from lessonkit.runtime import answer
 
 modest = settings(max_examples=60, deadline=None)
@@ -45,7 +45,7 @@ JUNK = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats
                  st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
 
 
-@pytest.fixture(params=sorted(PANELS))
+@pytest.fixture(params=panel_ids())
 def spec(request):
     return panel(request.param)
 

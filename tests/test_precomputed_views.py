@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from lessonkit.authoring.precompute import read_views, views_of
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 
 SITE_ASSETS = Path(__file__).resolve().parents[1] / "site" / "assets" / "lessonkit"
-FINITE = sorted(lesson for lesson in PANELS if panel(lesson).finite)
+FINITE = sorted(lesson for lesson in panel_ids() if panel(lesson).finite)
 
 
 def as_json(value):

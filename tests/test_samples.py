@@ -143,7 +143,7 @@ def test_a_nested_sample_fails_collection_under_sybil_naming_its_line(tmp_path):
 
 
 def test_a_drifted_claim_in_a_page_fails_under_sybil(tmp_path):
-    page = "---\nengine: lessonkit.compression\n---\nAt thirty seconds the window holds [[twenty-two|replay(24, 'evict').at(30).tokens]] tokens.\n"
+    page = "---\nengine: lessonkit.lessons.context_compression\n---\nAt thirty seconds the window holds [[twenty-two|replay(24, 'evict').at(30).tokens]] tokens.\n"
     (example,) = collect(tmp_path, page)
     with pytest.raises(AssertionError, match="'twenty-two' .22. but replay"):
         example.evaluate()

@@ -305,9 +305,9 @@ def test_a_panel_page_starts_its_shell_right_after_the_panel_before_the_themes_b
 def test_a_page_with_a_panel_or_a_sample_starts_the_engine_and_asks_for_its_views_before_anything_else(offline_build):
     # early.js starts the Python engine's worker, and fetches the panel's precomputed views if the
     # build made them, while the page is still being parsed: it must be the first thing fetched.
-    from lessonkit.panels import PANELS, panel
+    from lessonkit.registry import panel, panel_ids
 
-    precomputed = {lesson: panel(lesson).spec()["precomputed"] for lesson in PANELS}
+    precomputed = {lesson: panel(lesson).spec()["precomputed"] for lesson in panel_ids()}
     checked = 0
     for page in pages(offline_build):
         text = page.read_text(encoding="utf-8")

@@ -30,15 +30,15 @@ def fixture_path(name: str) -> Path:
     """Where the fixture called `name` (without `.json`) lives, packaged copy first.
 
     Args:
-        name: The lesson's fixture name, such as ``"compaction"``.
+        name: The lesson's id, such as ``"context-compaction"``.
 
     Raises:
         FileNotFoundError: No fixture of that name; the message names the folders searched.
 
     Examples:
         >>> from lessonkit.fixtures import fixture_path
-        >>> fixture_path("compaction").name
-        'compaction.json'
+        >>> fixture_path("context-compaction").name
+        'context-compaction.json'
     """
     for folder in (_PACKAGED, _CHECKOUT):
         candidate = folder / f"{name}.json"
@@ -51,11 +51,11 @@ def read_fixture(name: str) -> Record:
     """The top-level record of fixture `name`, parsed but not yet validated.
 
     Args:
-        name: The lesson's fixture name, without ``.json``.
+        name: The lesson's id: the fixture's name without ``.json``.
 
     Raises:
         FileNotFoundError: No fixture of that name.
-        FixtureError: The file is not a JSON object.
+        FixtureError: The file is not a JSON object, or its field ``lesson`` names another lesson.
 
     Examples:
         >>> from lessonkit.fixtures import read_fixture
@@ -63,7 +63,13 @@ def read_fixture(name: str) -> Record:
         'Context compression'
     """
     path = fixture_path(name)
-    return parse_fixture(path.read_text(encoding="utf-8"), source=path.name)
+    record = parse_fixture(path.read_text(encoding="utf-8"), source=path.name)
+    # One id names a lesson's fixture, package, page and storage: a fixture copied from another
+    # lesson and renamed would otherwise load, and be read as this lesson's data.
+    declared = record.text("lesson")
+    if declared != name:
+        raise record.fail("lesson", f"is {declared!r}; allowed: {name!r}, the lesson whose fixture this file is")
+    return record
 
 
 class _Object(dict):

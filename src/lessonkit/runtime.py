@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 from lessonkit.samples import PageSamples, SampleFailed
 
 
@@ -44,7 +44,7 @@ def warm() -> None:
     reader's browser restores has every fixture read and every engine's first-use work done; its
     first answers are then no slower than the ones after.
     """
-    for lesson in PANELS:
+    for lesson in panel_ids():
         answer(json.dumps({"lesson": lesson, "params": panel(lesson).defaults()}))
 
 

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 
 from lessonkit.authoring.local_site import find_chromium, launch_chromium, served
 from lessonkit.panel import Panel
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Watch, placed_panels, site_pages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +139,7 @@ def pages(site_dir: Path) -> list[str]:
     return site_pages(site_dir)
 
 
-@pytest.fixture(params=sorted(PANELS))
+@pytest.fixture(params=panel_ids())
 def panel_on_page(request: pytest.FixtureRequest, panel_paths: dict[str, str]) -> tuple[Panel, str]:
     """Each panel the registry holds, with the path of the page the build placed it on."""
     lesson = request.param

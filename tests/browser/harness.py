@@ -19,7 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.panel import Panel, View
-from lessonkit.panels import panel
+from lessonkit.registry import panel
 
 ENGINE_BOOT_MS = 60_000
 # Generous, because CI machines are slow; expect() returns as soon as the page agrees.

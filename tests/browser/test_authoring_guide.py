@@ -80,14 +80,22 @@ def new_lesson(tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = tmp_path_factory.mktemp("guide") / "lessonkit"
     copy_project(project)
     written = snippets()
-    assert [title for title, _ in written][:2] == ["fixtures/truncation.json", "src/lessonkit/truncation.py"]
+    assert [title for title, _ in written][:2] == ["fixtures/truncation.json", "src/lessonkit/lessons/truncation/window.py"]
     for title, body in written:
         apply(project, title, body)
     return project
 
 
+def test_the_guides_lesson_is_new_files_named_by_its_id_and_touches_no_shared_file():
+    titles = [title for title, _ in snippets()]
+    assert not [title for title in titles if ADD_UNDER.match(title)], "the guide edits a file the course already has"
+    assert not [title for title in titles if (ROOT / title).exists()], "the guide writes over a file the course already has"
+    # Every file is the lesson's own: its id, or its package's name, is in the path.
+    assert not [title for title in titles if not re.search(r"(^|/)truncation(\.|/)", title)], titles
+
+
 def test_the_guides_lesson_passes_its_own_tests_claims_and_sample(new_lesson: Path):
-    result = run(new_lesson, "pytest", "-q", "-p", "no:cacheprovider", "tests/test_truncation.py", "docs/lessons/truncation.md",
+    result = run(new_lesson, "pytest", "-q", "-p", "no:cacheprovider", "tests/lessons/truncation/test_truncation.py", "docs/lessons/truncation.md",
                  "tests/course/test_api_reference.py", "tests/test_prose_numbers.py")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     # The engine's four tests, the page's claims and sample, and the reference's checks all ran.
@@ -107,6 +115,10 @@ def test_the_guides_lesson_builds_and_its_panel_answers_in_the_browser(new_lesso
         context.on("console", watch.console)
         context.on("weberror", lambda error: watch.page_error(error.error))
         page = context.new_page()
+        page.goto("/lessons/context-compaction/")
+        # The navigation found the new lesson by itself, after the one its page says it follows.
+        lessons = page.get_by_role("navigation", name="Navigation").get_by_role("link", name="Truncation", exact=True)
+        expect(lessons.first).to_be_attached()
         page.goto("/lessons/truncation/")
         panel = page.get_by_role("region", name="Experiment: Truncation")
         expect(panel.get_by_role("status")).to_have_text("3 of 5 messages fit in 16 tokens: M3, M4, M5; the order number is gone.")

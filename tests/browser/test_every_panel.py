@@ -1,6 +1,6 @@
 """Promises every panel on the site keeps, whichever lesson it belongs to.
 
-Each test runs once per panel the site declares (`lessonkit.panels.PANELS`), on the page the build
+Each test runs once per panel the site declares (`lessonkit.registry.panel_ids()`), on the page the build
 placed it on. Controls are found from the panel's own spec, by role and accessible name; what the
 page must show comes from the panel's engine in this process. Lesson scenarios live in each
 lesson's folder; these are the platform's promises.
@@ -17,13 +17,13 @@ import pytest
 from playwright.sync_api import expect
 
 from lessonkit.panel import Choice, Number, Panel, Range, Text, Toggle
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 from tests.browser.harness import PanelPage, as_json, assert_same_engine_data, open_panel, wait_for_engine
 
 ROLES = {"choice": "combobox", "toggle": "checkbox", "number": "spinbutton", "range": "slider", "text": "textbox"}
 
 
-@pytest.fixture(params=sorted(PANELS))
+@pytest.fixture(params=panel_ids())
 def declared(request: pytest.FixtureRequest, panel_paths: dict[str, str]) -> tuple[Panel, str]:
     lesson = request.param
     assert lesson in panel_paths, f"the panel {lesson!r} is registered but no page of the built site holds it"

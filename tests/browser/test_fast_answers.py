@@ -15,10 +15,10 @@ from collections import Counter
 import pytest
 from playwright.sync_api import expect
 
-from lessonkit.panels import PANELS, panel
+from lessonkit.registry import panel, panel_ids
 from tests.browser.harness import PanelPage, open_panel, wait_for_engine
 
-FINITE = sorted(lesson for lesson in PANELS if panel(lesson).finite)
+FINITE = sorted(lesson for lesson in panel_ids() if panel(lesson).finite)
 WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")
 
 
@@ -163,7 +163,7 @@ def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_no
     # A module the snapshot never imported, reading its fixture: the wheel's files are back.
     page.get_by_role("button", name="Edit sample 1", exact=True).click()
     code = page.get_by_role("textbox", name="Code of sample 1", exact=True)
-    code.fill("from lessonkit import retrieval\nprint(len(retrieval.lesson().records), 'records')\n")
+    code.fill("from lessonkit.lessons import working_memory\nprint(len(working_memory.lesson().records), 'records')\n")
     page.get_by_role("button", name="Run sample 1", exact=True).click()
     expect(page.locator(".lk-sample").first.locator(".result")).to_have_text("10 records")
 

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from lessonkit.panels import panel
+from lessonkit.registry import panel
 from tests.browser.harness import open_panel
 
 WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")

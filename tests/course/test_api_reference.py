@@ -10,19 +10,27 @@ from pathlib import Path
 import pytest
 
 from lessonkit.authoring.api_links import DIRECTIVE, Reference, public_functions
+from lessonkit.registry import lesson_ids, package_name
 
 ROOT = Path(__file__).parents[2]
 REFERENCE = ROOT / "docs" / "reference"
 DOCUMENTED = sorted({match["module"] for page in REFERENCE.glob("*.md") for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8"))})
-# The worker's entry points and the sample runner are the site's plumbing, and chains are how the
-# engines store what grows; none is what a reader calls.
-PLUMBING = {"lessonkit.runtime", "lessonkit.samples", "lessonkit.chain"}
+# The worker's entry points, the sample runner and the registry of lessons are the site's plumbing,
+# and chains are how the engines store what grows; none is what a reader calls.
+PLUMBING = {"lessonkit.runtime", "lessonkit.samples", "lessonkit.chain", "lessonkit.registry"}
 FUNCTIONS = [(module, name) for module in DOCUMENTED for name in public_functions(module)]
 
 
-def test_every_engine_module_has_a_reference_page():
-    engines = {f"lessonkit.{path.stem}" for path in (ROOT / "src" / "lessonkit").glob("*.py") if path.stem != "__init__"}
-    assert not sorted(engines - PLUMBING - set(DOCUMENTED)), "add a page under docs/reference/ with '::: <module>'"
+def test_every_platform_module_has_a_reference_page():
+    platform = {f"lessonkit.{path.stem}" for path in (ROOT / "src" / "lessonkit").glob("*.py") if path.stem != "__init__"}
+    assert not sorted(platform - PLUMBING - set(DOCUMENTED)), "add a page under docs/reference/ with '::: <module>'"
+
+
+@pytest.mark.parametrize("lesson", lesson_ids())
+def test_every_lesson_has_its_reference_page_named_by_its_id(lesson):
+    page = REFERENCE / f"{lesson}.md"
+    assert page.is_file(), f"add docs/reference/{lesson}.md with '::: {package_name(lesson)}'"
+    assert [match["module"] for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8"))] == [package_name(lesson)]
 
 
 def test_the_reference_documents_functions_to_check():
@@ -60,9 +68,9 @@ class FakeFile:
 
 
 def reference_seen_from_a_lesson():
-    files = [FakeFile("reference/compression.md", "# x\n\n::: lessonkit.compression\n"),
-             FakeFile("reference/retrieval.md", "::: lessonkit.retrieval\n"),
-             FakeFile("lessons/a.md", "::: lessonkit.compaction\n")]
+    files = [FakeFile("reference/compression.md", "# x\n\n::: lessonkit.lessons.context_compression\n"),
+             FakeFile("reference/retrieval.md", "::: lessonkit.lessons.working_memory\n"),
+             FakeFile("lessons/a.md", "::: lessonkit.lessons.context_compaction\n")]
     return Reference.of_site(files, "lessons/a/", lambda url, page: "../../" + url)
 
 
@@ -71,7 +79,7 @@ def test_a_lessons_inline_mention_of_a_function_links_to_its_entry_once():
     page = "<p><code>replay(24, &quot;evict&quot;)</code> then <code>replay</code> and <code>lesson()</code></p>"
     linked = reference.link_inline_code(page)
     assert linked.count('class="lk-api"') == 1
-    assert '<a class="lk-api" href="../../reference/compression/#lessonkit.compression.replay"><code>replay(24' in linked
+    assert '<a class="lk-api" href="../../reference/compression/#lessonkit.lessons.context_compression.replay"><code>replay(24' in linked
     # lesson() is in both engines: a bare name that two modules define is not guessed.
     assert "<code>lesson()</code></p>" in linked
 
@@ -84,8 +92,8 @@ def test_code_blocks_and_existing_links_are_left_alone():
 
 def test_the_functions_a_pages_samples_import_are_listed_with_links():
     reference = reference_seen_from_a_lesson()
-    page = ('<pre><span>from</span> lessonkit.compression <span>import</span> replay, lesson\n'
-            "lessonkit.retrieval.retrieve(&quot;rollback&quot;)</pre>")
-    assert reference.imported(page) == ["lessonkit.compression.replay", "lessonkit.compression.lesson", "lessonkit.retrieval.retrieve"]
+    page = ('<pre><span>from</span> lessonkit.lessons.context_compression <span>import</span> replay, lesson\n'
+            "lessonkit.lessons.working_memory.retrieve(&quot;rollback&quot;)</pre>")
+    assert reference.imported(page) == ["lessonkit.lessons.context_compression.replay", "lessonkit.lessons.context_compression.lesson", "lessonkit.lessons.working_memory.retrieve"]
     section = reference.section_for(page)
     assert 'aria-label="In the API reference"' in section and section.count("<li>") == 3

@@ -154,7 +154,7 @@ def test_how_these_lessons_work_states_this_builds_claim_count(site):
 def test_offline_search_covers_lessons_glossary_notebooks_and_reference(site):
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     locations = {doc["location"].split("#")[0] for doc in index["docs"]}
-    for page in ("lessons/context-compression/", "glossary/", "notebooks/working-memory/", "reference/compression/"):
+    for page in ("lessons/context-compression/", "glossary/", "notebooks/working-memory/", "reference/context-compression/"):
         assert page in locations
     texts = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("notebooks/context-compaction/"))
     assert "after_invocations" in texts
@@ -176,7 +176,7 @@ def test_a_lessons_first_use_of_a_glossary_term_links_to_its_entry(site):
 
 def test_a_code_block_that_shows_fences_stays_one_block_in_the_markdown_copy(site):
     guide = (site / "authoring" / "index.md").read_text(encoding="utf-8")
-    page = guide[guide.index("---\nengine: lessonkit.truncation") - 5 :]
-    assert page.startswith("````\n---\nengine: lessonkit.truncation")
+    page = guide[guide.index("---\nengine: lessonkit.lessons.truncation") - 5 :]
+    assert page.startswith("````\n---\nengine: lessonkit.lessons.truncation")
     block = page[: page.index("\n````\n", 5)]
     assert "```lessonkit-panel\ntruncation\n```" in block and 'session="truncation"' in block

@@ -37,7 +37,7 @@ def notebook(tmp_path, *cells):
 def test_a_figure_the_engine_does_not_produce_stops_the_notebook_naming_cell_and_line(tmp_path):
     path = notebook(
         tmp_path,
-        ("code", "from lessonkit.compression import replay\nfinal = replay(24, 'evict').final"),
+        ("code", "from lessonkit.lessons.context_compression import replay\nfinal = replay(24, 'evict').final"),
         ("md", "Eviction ends at [[twenty-three|final.tokens]] tokens,\nnot [[twenty|final.tokens]]; in [[one|-]] run, 7 turns."),
     )
     executed = execute(path, ROOT)

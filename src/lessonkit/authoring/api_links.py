@@ -1,10 +1,10 @@
 """Links from a lesson to the API reference, wherever the lesson names a lessonkit function.
 
 The reference pages (``docs/reference/*.md``) each document one module with mkdocstrings
-(``::: lessonkit.compression``), whose entries are anchored by their full path
-(``#lessonkit.compression.replay``). A lesson names a function in two places: in inline code in
+(``::: lessonkit.lessons.context_compression``), whose entries are anchored by their full path
+(``#lessonkit.lessons.context_compression.replay``). A lesson names a function in two places: in inline code in
 its prose (`` `replay(24, "evict")` ``), whose first mention is linked in place; and in its samples'
-imports (``from lessonkit.compression import replay``), which a sample's code block cannot link
+imports (``from lessonkit.lessons.context_compression import replay``), which a sample's code block cannot link
 without breaking the editor, so the page ends with a short list of them, each linked.
 """
 
@@ -28,21 +28,28 @@ DOTTED = re.compile(r"\b(?P<module>lessonkit(?:\.\w+)+)\.(?P<name>\w+)\b")
 
 @lru_cache(maxsize=64)
 def public_functions(module_name: str) -> list[str]:
-    """The functions a module defines whose names don't start with an underscore, cached ones included."""
+    """The functions a module offers whose names don't start with an underscore, cached ones included."""
     module = import_module(module_name)
     return [
         name
         for name, value in vars(module).items()
         # lru_cache hides a function behind a wrapper that is not a function: look at what it wraps.
-        if not name.startswith("_") and inspect.isfunction(inspect.unwrap(value)) and value.__module__ == module_name
+        if not name.startswith("_") and inspect.isfunction(inspect.unwrap(value)) and _exports(module, name, value)
     ]
+
+
+def _exports(module: Any, name: str, value: Any) -> bool:
+    """Whether `module` offers `name` as its own: listed in its ``__all__`` (a lesson's package lists what
+    its modules define), or, without one, defined in it rather than imported."""
+    listed = getattr(module, "__all__", None)
+    return name in listed if listed is not None else getattr(value, "__module__", None) == module.__name__
 
 
 @lru_cache(maxsize=64)
 def public_names(module_name: str) -> list[str]:
-    """The functions and classes a module defines whose names don't start with an underscore."""
+    """The functions and classes a module offers whose names don't start with an underscore."""
     module = import_module(module_name)
-    defined = [(name, value) for name, value in vars(module).items() if getattr(value, "__module__", None) == module_name]
+    defined = [(name, value) for name, value in vars(module).items() if _exports(module, name, value)]
     classes = [name for name, value in defined if not name.startswith("_") and inspect.isclass(value)]
     return public_functions(module_name) + classes
 
@@ -51,8 +58,8 @@ def public_names(module_name: str) -> list[str]:
 class Reference:
     """Where each documented name's entry is, as seen from one page."""
 
-    entries: dict[str, str]  # "lessonkit.compression.replay" -> URL relative to the page
-    by_name: dict[str, list[str]]  # "replay" -> ["lessonkit.compression.replay"]
+    entries: dict[str, str]  # "lessonkit.lessons.context_compression.replay" -> URL relative to the page
+    by_name: dict[str, list[str]]  # "replay" -> ["lessonkit.lessons.context_compression.replay"]
 
     @classmethod
     def of_site(cls, files: Any, page_url: str, relative_url: Callable[[str, str], str]) -> Reference:
@@ -71,7 +78,7 @@ class Reference:
         return cls(entries, by_name)
 
     def resolve(self, code: str) -> str | None:
-        """The entry a piece of inline code names: `replay(...)`, `replay`, or `lessonkit.compression.replay`."""
+        """The entry a piece of inline code names: `replay(...)`, `replay`, or `lessonkit.lessons.context_compression.replay`."""
         text = html.unescape(code).strip()
         dotted = re.fullmatch(r"(lessonkit(?:\.\w+)+)\.(\w+)(?:\(.*\))?", text, re.DOTALL)
         if dotted and f"{dotted[1]}.{dotted[2]}" in self.entries:

@@ -6,6 +6,8 @@
   the page ends with the functions its samples import, each linked.
 - Every page ends with where its source is and when it last changed, read from the local git
   repository at build time: nothing is asked of a network, at build time or in the browser.
+- The navigation lists the lessons in the course's path, with their notebooks and reference pages,
+  read from the lessons themselves (see ``course_path.py``): a new lesson edits no shared file.
 - The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
   and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
 
@@ -19,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring import api_links, glossary, notebooks, page_meta
+from lessonkit.authoring import api_links, course_path, glossary, notebooks, page_meta
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
 LINKED_PAGES = ("lessons/", "notebooks/")
@@ -43,7 +45,9 @@ def _root(config: Any) -> Path:
 
 def on_config(config: Any) -> None:
     global _terms
-    _terms = glossary.load_glossary(Path(config["docs_dir"]))
+    docs = Path(config["docs_dir"])
+    _terms = glossary.load_glossary(docs)
+    config["nav"] = course_path.filled_nav(config["nav"], course_path.course_path(docs), docs)
 
 
 def on_files(files: Any, config: Any) -> Any:

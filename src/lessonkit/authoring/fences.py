@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lessonkit.panel import render
-from lessonkit.panels import panel
+from lessonkit.registry import panel
 
 
 def panel_fence(source: str, language: str, css_class: str, options: Any, md: Any, **kwargs: Any) -> str:

@@ -149,13 +149,13 @@ def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
     import shutil as which_finder
     import subprocess
 
-    from lessonkit.panels import PANELS
+    from lessonkit.registry import panel_ids, panel_module
 
     node = which_finder.which("node")
     if node is None:
         raise FileNotFoundError("Node is needed to build the engine's snapshot: install Node 20 (it also installs Pyodide with npm ci)")
     target.parent.mkdir(parents=True, exist_ok=True)
-    modules = ["lessonkit.runtime", *sorted({entry.split(":")[0] for entry in PANELS.values()})]
+    modules = ["lessonkit.runtime", *sorted({panel_module(lesson) for lesson in panel_ids()})]
     script = Path(__file__).with_name("snapshot.mjs")
     result = subprocess.run([node, str(script), str(wheel), str(target), *modules], cwd=root, capture_output=True, text=True)
     if result.returncode != 0:
@@ -166,9 +166,9 @@ def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
 def write_precomputed_views(assets: Path) -> None:
     """Every finite panel's views, computed by the engine being built, beside the shell."""
     from lessonkit.authoring.precompute import write_views
-    from lessonkit.panels import PANELS, panel
+    from lessonkit.registry import panel, panel_ids
 
-    for lesson in PANELS:
+    for lesson in panel_ids():
         if panel(lesson).finite:
             write_views(panel(lesson), assets)
 

@@ -1,6 +1,6 @@
 """Sybil parsers that check a lesson page: its claims against the engine, its samples by running them.
 
-A page names its engine in front matter (``engine: lessonkit.compression``); claim expressions are
+A page names its engine in front matter (``engine: lessonkit.lessons.context_compression``); claim expressions are
 evaluated in that module's namespace. Samples run through the build's own runner
 (``lessonkit.samples``), one per page, each under the block id the build gives it.
 """

@@ -1,0 +1,224 @@
+"""The `Compaction` setting: its two triggers, and where a setting is refused (built, or started).
+
+A manifest asks for compaction with one setting and two triggers, each a pair of fields:
+
+- by size: ``after_tokens`` (greater than 0) says when, ``keep_recent_events`` (0 or more) how many
+  of the newest raw events to leave alone;
+- by turns: ``after_invocations`` (greater than 0) says when, ``overlap`` (0 or more) how many
+  earlier turns each summary re-includes.
+
+Both pairs may be set; whichever condition arrives first fires. ``None`` means a field was left
+out, so ``overlap=0`` is a choice and an omitted overlap is half a pair. Refused when the setting
+is built: a value out of range; half a pair, naming the field that was written; a setting with no
+trigger; a summarizer that is not a dotted path. Refused when a manifest is built: compaction on a
+workflow, which has no such field. Refused when the pod starts: a summarizer path that does not
+import or names something that is not a summarizer; a root that is not an LLM agent, unless the
+setting names its own summarizer, because the default one is built from the root agent's model.
+
+The model stops at the setting: it does not load a real agent, and it resolves summarizer paths
+with ``importlib`` against a package name the caller gives, so paths inside lessonkit resolve the
+same under CPython and Pyodide. What a summarizer does to a session is in `summarizers`, and how a
+setting replays a session in `session`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+
+from lessonkit.lessons.context_compaction.summarizers import AgentModel, Summarizer
+
+# The source's own words for half of the size pair; the turn pair is worded the same way.
+SIZE_PAIR_REFUSAL = (
+    "`after_tokens` and `keep_recent_events` go together: the first says when to\n"
+    "compact, the second how much of the recent conversation to leave alone.\n"
+    "Set both, or neither."
+)
+TURN_PAIR_REFUSAL = (
+    "`after_invocations` and `overlap` go together: the first says when to\n"
+    "compact, the second how many earlier turns each summary re-includes.\n"
+    "Set both, or neither."
+)
+NO_TRIGGER_REFUSAL = (
+    "Compaction() with no trigger would never compact while reading as though it were working.\n"
+    "Set `after_tokens` with `keep_recent_events`, or `after_invocations` with `overlap`."
+)
+WORKFLOW_REFUSAL = (
+    "a WorkflowManifest has no field `compaction`. A workflow's root is a graph, never an LLM agent, so\n"
+    "there is no model to summarize with; summarize deliberately instead, with a node that writes a\n"
+    "précis into session state."
+)
+ROOT_REFUSAL = (
+    "compaction summarizes with the root agent's model, and build() returned {root}, which has none.\n"
+    "Remove the `compaction` block, or return an LlmAgent from build()."
+)
+
+PAIRS = (("after_tokens", "keep_recent_events", SIZE_PAIR_REFUSAL), ("after_invocations", "overlap", TURN_PAIR_REFUSAL))
+MANIFEST_KINDS = ("agent", "workflow")
+# What build() may return. Only an LlmAgent has a model the default summarizer can be built from.
+ROOTS = ("LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent")
+LLM_ROOT = "LlmAgent"
+_DOTTED = re.compile(r"\.*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+class Refusal(ValueError):
+    """A compaction setting refused, saying which field and at which moment (build or start)."""
+
+    def __init__(self, field: str, moment: str, message: str) -> None:
+        self.field, self.moment = field, moment
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """The manifest's compaction setting; every rule is checked when it is built."""
+
+    after_tokens: int | None = None
+    keep_recent_events: int | None = None
+    after_invocations: int | None = None
+    overlap: int | None = None
+    summarizer: str = ""  # a dotted path; empty means the agent's own model
+
+    def __post_init__(self) -> None:
+        for field, least in (("after_tokens", 1), ("keep_recent_events", 0), ("after_invocations", 1), ("overlap", 0)):
+            value = getattr(self, field)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+                allowed = "a whole number greater than 0" if least else "a whole number, 0 or more"
+                raise Refusal(field, "build", f"{field} is {value!r}; allowed: {allowed}, or None to leave it out")
+        for when, how_much, message in PAIRS:
+            written = [field for field in (when, how_much) if getattr(self, field) is not None]
+            if len(written) == 1:
+                raise Refusal(written[0], "build", f"Compaction sets `{written[0]}` alone.\n{message}")
+        if not (self.by_size or self.by_turns):
+            raise Refusal("compaction", "build", NO_TRIGGER_REFUSAL)
+        if not isinstance(self.summarizer, str) or (
+            self.summarizer and not (_DOTTED.fullmatch(self.summarizer) and "." in self.summarizer)
+        ):
+            raise Refusal(
+                "summarizer",
+                "build",
+                f"summarizer is {self.summarizer!r}; allowed: a dotted path such as '.summarizers.terse', "
+                "or '' for the agent's own model",
+            )
+
+    @property
+    def by_size(self) -> bool:
+        return self.after_tokens is not None
+
+    @property
+    def by_turns(self) -> bool:
+        return self.after_invocations is not None
+
+    @property
+    def own_summarizer(self) -> bool:
+        return bool(self.summarizer)
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """An agent's or a workflow's manifest, reduced to what compaction touches."""
+
+    kind: str
+    package: str
+    compaction: Compaction | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in MANIFEST_KINDS:
+            raise ValueError(f"manifest kind {self.kind!r} is unknown; allowed: {', '.join(map(repr, MANIFEST_KINDS))}")
+        if not isinstance(self.package, str) or not self.package:
+            raise ValueError(f"package {self.package!r} is not a package name; allowed: a dotted name such as 'support_bot'")
+        if self.compaction is not None and not isinstance(self.compaction, Compaction):
+            raise ValueError(f"compaction is {self.compaction!r}; allowed: a Compaction, or None")
+        if self.kind == "workflow" and self.compaction is not None:
+            raise Refusal("compaction", "build", f"unknown field `compaction`: {WORKFLOW_REFUSAL}")
+
+
+@dataclass(frozen=True)
+class Pod:
+    """An agent that started: its manifest, the root build() returned, and the summarizer it compacts with."""
+
+    manifest: Manifest
+    root: str
+    summarizer: Summarizer | None
+
+
+def load_summarizer(path: str, package: str) -> Summarizer:
+    """What a summarizer path names: a leading dot is relative to `package`; a class is built with no arguments.
+
+    Args:
+        path: A dotted path, such as ``".summarizers.Terse"``.
+        package: The package a leading dot is relative to (the agent's package).
+
+    Returns:
+        The summarizer the path names.
+
+    Raises:
+        lessonkit.lessons.context_compaction.Refusal: At start: the path does not import, or names something that is
+            not a summarizer.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import load_summarizer
+        >>> load_summarizer(".summarizers.Terse", "lessonkit.lessons.context_compaction").name
+        'terse'
+        >>> load_summarizer(".nope.Terse", "support_bot")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lessonkit.lessons.context_compaction.setting.Refusal: summarizer '.nope.Terse' does not import from package 'support_bot': ...
+    """
+    for name, value in (("summarizer", path), ("package", package)):
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{name} {value!r} is not a dotted name; allowed: a non-empty string such as '.summarizers.terse'")
+    dots = len(path) - len(path.lstrip("."))
+    module_path, _, attribute = path.rpartition(".")
+    if len(module_path) < dots:  # ".terse": the attribute sits on the package itself
+        module_path = path[:dots]
+    try:
+        target = getattr(importlib.import_module(module_path, package if dots else None), attribute)
+    except (ImportError, AttributeError, TypeError) as error:
+        raise Refusal("summarizer", "start", f"summarizer {path!r} does not import from package {package!r}: {error}") from None
+    if isinstance(target, type) and issubclass(target, Summarizer):
+        return target()
+    if isinstance(target, Summarizer):
+        return target
+    raise Refusal("summarizer", "start", f"summarizer {path!r} names {target!r}, which is not a summarizer")
+
+
+def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
+    """Start a pod: resolve the summarizer, refusing a root the default summarizer cannot use.
+
+    Args:
+        manifest: The agent's manifest.
+        root: What the agent's ``build()`` returns: ``"LlmAgent"`` or a workflow agent's class name.
+
+    Returns:
+        The started pod, with the summarizer it will compact with (None without compaction).
+
+    Raises:
+        ValueError: `root` is not a known agent class.
+        lessonkit.lessons.context_compaction.Refusal: At start: the summarizer path does not resolve, or the root has
+            no model for the default summarizer.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import Compaction, Manifest, start
+        >>> manifest = Manifest("agent", "lessonkit.lessons.context_compaction", Compaction(after_invocations=4, overlap=1))
+        >>> start(manifest).summarizer.name
+        'model'
+        >>> start(manifest, "SequentialAgent").summarizer  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        lessonkit.lessons.context_compaction.setting.Refusal: compaction summarizes with the root agent's model, ...
+        Remove the `compaction` block, or return an LlmAgent from build().
+    """
+    if not isinstance(manifest, Manifest):
+        raise ValueError(f"manifest {manifest!r} is not a Manifest; allowed: a Manifest")  # noqa: TRY004 - bad input is a ValueError
+    if root not in ROOTS:
+        raise ValueError(f"root {root!r} is unknown; allowed: {', '.join(map(repr, ROOTS))}")
+    compaction = manifest.compaction
+    if compaction is None:
+        return Pod(manifest, root, None)
+    if compaction.own_summarizer:  # ADK never asks what the root is when it has a summarizer
+        return Pod(manifest, root, load_summarizer(compaction.summarizer, manifest.package))
+    if root != LLM_ROOT:
+        raise Refusal("compaction", "start", ROOT_REFUSAL.format(root=root))
+    return Pod(manifest, root, AgentModel())
