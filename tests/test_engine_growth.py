@@ -46,7 +46,7 @@ def test_a_replay_holds_each_folded_turn_once_not_again_in_every_later_summary(f
     fixture = compression_fixture(30)
     run = replay(fixture.budgets[0], "summarize", fidelity, fixture=fixture)
     summaries = [arrival.window.summary for arrival in run.arrivals if arrival.window.summary]
-    folds = [operation for arrival in run.arrivals for operation in arrival.operations if operation.startswith("fold")]
+    folds = [operation for arrival in run.arrivals for operation in arrival.operations if operation.kind == "fold"]
     assert len(folds) > 200
     assert held(str, [summary.folded for summary in summaries]) == len(folds)
     assert held(str, [summary.sources for summary in summaries]) == len(summaries[-1].sources)

@@ -13,10 +13,10 @@ export function markAt(timeline, time) {
   return found;
 }
 
-/** How a moment is spoken: "30 seconds, T4 arrived", or "0 seconds, no message yet". */
+/** How a moment is spoken, in the timeline's unit: "30 seconds, T4 arrived", "1 model request, Request 1 of 24, turn 1". */
 export function describeMoment(timeline, time) {
   const mark = markAt(timeline, time);
-  return `${formatNumber(time)} ${timeline.unit}, ${mark ? mark.name : timeline.start}`;
+  return `${formatNumber(time)} ${time === 1 ? timeline.unit_one : timeline.unit}, ${mark ? mark.name : timeline.start}`;
 }
 
 export class TimelineControls {
@@ -98,7 +98,8 @@ export class TimelineControls {
     const spoken = describeMoment(this.timeline, shown);
     if (this.slider.getAttribute("aria-valuetext") !== spoken) this.slider.setAttribute("aria-valuetext", spoken);
     const mark = markAt(this.timeline, shown);
-    const text = `${shown.toFixed(1)} s / ${formatNumber(this.timeline.end)} s · ${mark ? mark.name : this.timeline.start}`;
+    const { clock_unit: unit, clock_decimals: decimals, end, start } = this.timeline;
+    const text = `${shown.toFixed(decimals)} ${unit} / ${formatNumber(end)} ${unit} · ${mark ? mark.name : start}`;
     if (this.clock.textContent !== text) this.clock.textContent = text;
   }
 

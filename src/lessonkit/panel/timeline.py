@@ -23,8 +23,13 @@ class Mark:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A range input over `end` seconds in `step`s, with named marks; `start` names the moment
-    before the first mark (when no mark sits at 0)."""
+    """A range input from 0 to `end` in `step`s, with named marks; `start` names the moment before
+    the first mark (when no mark sits at 0).
+
+    A timeline counts in its `unit`, seconds unless it says otherwise (compaction's counts model
+    requests): the slider speaks it ("12 seconds, ..."; `unit_one` for exactly one), and the clock
+    beside it shows `clock_unit` with `clock_decimals` places ("12.0 s / 40 s").
+    """
 
     end: float
     step: float
@@ -33,6 +38,9 @@ class Timeline:
     name: str = "time"
     label: str = "Timeline"
     unit: str = "seconds"
+    unit_one: str = "second"
+    clock_unit: str = "s"
+    clock_decimals: int = 1
 
     def allowed(self) -> str:
         return f"0 to {self.end:g} {self.unit}"

@@ -20,6 +20,7 @@ from lessonkit.lessons.context_compaction import (
     Event,
     Lesson,
     Manifest,
+    Moment,
     Refusal,
     SessionLog,
     Summarizer,
@@ -226,7 +227,7 @@ def test_the_newer_summary_on_the_size_path_subsumes_the_older():
 
 def test_a_kept_tool_response_keeps_its_call_so_the_split_moves_back():
     run = simulate(BY_SIZE)
-    after_eight = next(d for d in run.decisions if d.moment == "after turn 8")
+    after_eight = next(d for d in run.decisions if d.moment == Moment.after_turn(8))
     assert after_eight.summary.covered[-1] == "u7"  # six kept would start at r8, so c8 stays too
     assert run.request(18).seen_ids == ("S3", "c8", "r8", "a7", "u8", "c9", "r9", "a8", "u9")
 
@@ -256,21 +257,21 @@ def test_overlap_zero_gives_summaries_that_meet_without_overlapping():
 
 def test_with_both_triggers_whichever_arrives_first_fires():
     run = simulate(BOTH)
-    fired = [(d.moment, d.trigger, d.summary.id) for d in run.decisions if d.summary]
+    fired = [(str(d.moment), d.trigger, d.summary.id) for d in run.decisions if d.summary]
     assert fired[:2] == [("after turn 4", "turns", "S1"), ("after turn 7", "size", "S2")]
 
 
 def test_after_a_turn_the_turn_trigger_runs_only_when_the_size_trigger_wrote_nothing():
     run = simulate(BOTH)
-    after_seven = [d.trigger for d in run.decisions if d.moment == "after turn 7"]
-    after_six = [d.trigger for d in run.decisions if d.moment == "after turn 6"]
+    after_seven = [d.trigger for d in run.decisions if d.moment == Moment.after_turn(7)]
+    after_six = [d.trigger for d in run.decisions if d.moment == Moment.after_turn(6)]
     assert after_seven == ["size"] and after_six == ["size", "turns"]
 
 
 def test_a_span_is_not_summarized_when_it_would_remove_less_than_the_latest_summary_weighs():
     run = simulate(Compaction(after_invocations=1, overlap=0))
     refused = next(d for d in run.decisions if d.fired and not d.called)
-    assert refused.moment == "after turn 4" and refused.span == ("u4", "a4")
+    assert refused.moment == Moment.after_turn(4) and refused.span == ("u4", "a4")
     assert "that would remove 50 tokens, the latest summary weighs 78" in refused.reason
     assert run.summaries[3].covered == ("u4", "a4", "u5", "c5", "r5", "a5")  # the next turn takes it along
 

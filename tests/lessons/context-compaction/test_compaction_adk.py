@@ -71,8 +71,8 @@ def no_network(monkeypatch):
 def assert_same(session: Lesson, run: Run, observed: Observed) -> None:
     """ADK and the simulator summarized the same spans at the same moments, and every request saw the same."""
     assert misweighed(session, observed.events) == []
-    assert [(d.moment, d.span) for d in run.decisions if d.called] == observed.calls
-    assert [(s.id, d.moment, s.covered[0], s.covered[-1], s.tokens, s.keeps) for d in run.decisions if (s := d.summary)] == [
+    assert [(str(d.moment), d.span) for d in run.decisions if d.called] == observed.calls
+    assert [(s.id, str(d.moment), s.covered[0], s.covered[-1], s.tokens, s.keeps) for d in run.decisions if (s := d.summary)] == [
         (w.id, w.moment, w.first, w.last, w.tokens, w.keeps) for w in observed.summaries
     ]
     simulated = [(r.seen_ids, tuple(a.name for a in r.attached), r.prompt) for r in run.requests]

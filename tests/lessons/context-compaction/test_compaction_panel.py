@@ -15,8 +15,8 @@ from lessonkit.lessons.context_compaction import (
     ADK_DIFFERENCES,
     NO_TRIGGER_REFUSAL,
     Compaction,
-    Decision,
     Manifest,
+    Moment,
     Refusal,
     lesson,
     simulate,
@@ -138,12 +138,13 @@ def test_the_chart_draws_the_threshold_each_summary_between_its_requests_and_the
 
 def test_each_summary_is_marked_after_the_last_request_before_it():
     run = simulate(BOTH, "model")
-    placed = [(d.summary.id, d.moment, after_request(run, d)) for d in run.decisions if d.summary]
+    placed = [(d.summary.id, str(d.moment), after_request(run, d)) for d in run.decisions if d.summary]
     assert placed == [("S1", "after turn 4", 8), ("S2", "after turn 7", 15), ("S3", "after turn 9", 18), ("S4", "after turn 12", 24)]
     size = simulate(BY_SIZE, "model")
     assert after_request(size, size.request(10).decision) == 9
-    with pytest.raises(ValueError, match="'during turn 3'"):
-        after_request(size, Decision("during turn 3", "size", False, ""))
+    # A moment is a value the panel reads, not words it parses: one that is neither is refused where it is made.
+    with pytest.raises(ValueError, match="a moment's when is 'during turn'; allowed: 'before request', 'after turn'"):
+        Moment("during turn", 3)
 
 
 def test_a_captured_baseline_is_drawn_beside_the_current_run_unless_it_was_refused():

@@ -4,6 +4,7 @@ import pytest
 
 from lessonkit.lessons.context_compression import (
     Lesson,
+    Operation,
     Turn,
     first_unsupported_mention,
     lesson,
@@ -28,7 +29,7 @@ def test_evicting_at_thirty_seconds_keeps_the_mention_but_loses_the_evidence():
     at_thirty = replay(24, "evict").at(30)
     assert at_thirty.retained == ("T1", "T3", "T4")
     assert at_thirty.tokens == 23
-    assert at_thirty.operations == ("evict T2",)
+    assert at_thirty.operations == (Operation("evict", turn="T2"),)
     assert at_thirty.fact_mentioned and not at_thirty.user_backed
     assert at_thirty.answer == "unsupported"
 

@@ -78,7 +78,7 @@ def test_every_turn_that_arrived_is_retained_folded_or_evicted_exactly_once(fixt
             arrived = [turn.id for turn in fixture.turns[: arrival.index]]
             summary = arrival.window.summary
             folded = list(summary.folded) if summary else []
-            evicted = [op.split()[1] for earlier in run.arrivals[: arrival.index + 1] for op in earlier.operations if op.startswith("evict")]
+            evicted = [op.turn for earlier in run.arrivals[: arrival.index + 1] for op in earlier.operations if op.kind == "evict"]
             retained = [entry_id for entry_id in arrival.retained if entry_id != SUMMARY_ID]
             assert sorted(retained + folded + evicted) == sorted(arrived)
 

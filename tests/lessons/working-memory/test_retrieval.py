@@ -22,6 +22,8 @@ from lessonkit.lessons.working_memory import (
     STOP_WORDS,
     STORES,
     Lesson,
+    MemoryRecord,
+    Question,
     inverse_document_frequencies,
     lesson,
     recency,
@@ -525,3 +527,30 @@ def test_a_broken_fixture_names_file_record_and_field(change, message):
 def test_a_record_without_a_key_may_omit_it_or_give_null():
     fixture = load(fixture_with(lambda d: d["records"][3].pop("key")))
     assert fixture.record("M4").key is None
+
+
+# Three records whose "gamma" cosines are equal in exact arithmetic: M1 and M2 hold the same words in
+# another order, and M3 does not hold the term at all.
+REORDERED = (
+    MemoryRecord("M1", "delta delta gamma alpha beta", "team-a", "working", "current", 10),
+    MemoryRecord("M2", "beta alpha gamma delta delta", "team-a", "working", "current", 5),
+    MemoryRecord("M3", "delta delta", "team-a", "working", "current", 1),
+)
+
+
+def test_records_with_the_same_words_in_another_order_tie_and_the_younger_is_taken():
+    fixture = Lesson((Question("timeout", "Gamma", "gamma"),), REORDERED)
+    run = retrieve("timeout", recency_weight=0, max_records=1, fixture=fixture)
+    first, second = (run.candidate(record_id) for record_id in ("M1", "M2"))
+    assert first.cosine == second.cosine
+    # Equal scores: the younger record first, as the lesson's rule says.
+    assert run.tray.ids == ("M2",)
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3, 4), (4, 3, 2, 1, 0), (2, 0, 4, 1, 3), (1, 4, 0, 3, 2)])
+def test_a_records_cosine_does_not_depend_on_the_order_of_its_words(order):
+    words = "delta delta gamma alpha beta".split()
+    reordered = " ".join(words[index] for index in order)
+    fixture = Lesson((Question("timeout", "Gamma", "gamma delta"),), (REORDERED[0], replace(REORDERED[0], id="M2", text=reordered), REORDERED[2]))
+    run = retrieve("timeout", recency_weight=0, fixture=fixture)
+    assert run.candidate("M1").cosine == run.candidate("M2").cosine

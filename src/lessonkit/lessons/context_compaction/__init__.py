@@ -77,7 +77,10 @@ from lessonkit.lessons.context_compaction.summarizers import (
     terse,
 )
 from lessonkit.lessons.context_compaction.triggers import (
+    AFTER_TURN,
+    BEFORE_REQUEST,
     Decision,
+    Moment,
     check_size,
     check_turns,
 )
@@ -117,6 +120,9 @@ __all__ = [
     "removable",
     "Seen",
     "SessionLog",
+    "BEFORE_REQUEST",
+    "AFTER_TURN",
+    "Moment",
     "Decision",
     "check_size",
     "check_turns",

@@ -14,13 +14,13 @@ worked out once per setting, in a `Replay`, and shared by the views of every pos
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import lru_cache
 from typing import Any
 
 from lessonkit.lessons.context_compaction import (
+    BEFORE_REQUEST,
     Compaction,
     Decision,
     Entry,
@@ -126,18 +126,12 @@ def totals(run: Run) -> str:
 # Where each summary was written: between two model requests.
 
 
-MOMENT = re.compile(r"(?P<when>before request|after turn) (?P<number>\d+)")
-
-
 def after_request(run: Run, decision: Decision) -> int:
     """The number of the last model request before `decision` was made (0 before the first)."""
-    found = MOMENT.fullmatch(decision.moment)
-    if not found:
-        raise ValueError(f"a decision's moment is 'before request N' or 'after turn N', not {decision.moment!r}")
-    number = int(found["number"])
-    if found["when"] == "before request":
-        return number - 1
-    return max(request.number for request in run.requests if request.turn == number)
+    moment = decision.moment
+    if moment.when == BEFORE_REQUEST:
+        return moment.number - 1
+    return max(request.number for request in run.requests if request.turn == moment.number)
 
 
 def written_between(run: Run, placed: tuple[int, ...]) -> dict[int, list[Summary]]:
@@ -177,7 +171,7 @@ def entry_state(entry: Entry) -> dict[str, Any]:
 
 def decision_state(decision: Decision, after: int) -> dict[str, Any]:
     return {
-        "moment": decision.moment,
+        "moment": str(decision.moment),
         "after_request": after,
         "trigger": decision.trigger,
         "fired": decision.fired,
@@ -205,7 +199,7 @@ def request_state(request: Request, written_just_before: list[Summary]) -> dict[
 
 def summary_state(placed: tuple[int, ...], run: Run, summary: Summary) -> dict[str, Any]:
     decision, after = next((d, after) for d, after in zip(run.decisions, placed, strict=True) if d.summary is summary)
-    return {**entry_state(summary), "written": decision.moment, "after_request": after}
+    return {**entry_state(summary), "written": str(decision.moment), "after_request": after}
 
 
 @dataclass(frozen=True, eq=False)
@@ -412,7 +406,7 @@ def checks_table(run: Run) -> Markup:
     return record_table(
         "Every trigger check of the session",
         [
-            Column("Moment", lambda d: d.moment),
+            Column("Moment", lambda d: str(d.moment)),
             Column("Trigger", lambda d: d.trigger),
             Column("Read", reading, numeric=True),
             Column("Fired", lambda d: "yes" if d.fired else "no"),
@@ -441,7 +435,7 @@ def state_details(label: str, state: Any) -> Markup:
 
 
 def request_at(run: Run, time: float) -> Request | None:
-    number = int(time)  # request n is the mark at n seconds; the view only ever gets a mark's time
+    number = int(time)  # request n is the mark at n on the timeline; the view only ever gets a mark
     return run.request(number) if number >= 1 else None
 
 
@@ -540,6 +534,11 @@ def _panel() -> Panel:
             step=1,
             marks=tuple(Mark(n, f"Request {n} of {total}, turn {event.turn}", str(n)) for n, event in enumerate(models, start=1)),
             start="before the first model request",
+            # The session's clock is its model requests: one step is one request, not a second.
+            unit="model requests",
+            unit_one="model request",
+            clock_unit="requests",
+            clock_decimals=0,
         ),
         playback=Playback(
             play="Play requests",

@@ -17,7 +17,7 @@ from lessonkit.lessons.context_compaction.in_view import attached_by_name, visib
 from lessonkit.lessons.context_compaction.session_log import Seen, SessionLog
 from lessonkit.lessons.context_compaction.setting import Compaction
 from lessonkit.lessons.context_compaction.summarizers import Summarizer, summarizer_named
-from lessonkit.lessons.context_compaction.triggers import Decision, check_size, check_turns
+from lessonkit.lessons.context_compaction.triggers import Decision, Moment, check_size, check_turns
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
             number = len(requests) + 1
             decision = None
             if compaction.by_size:
-                decision = check_size(session, prompts, compaction, writer, f"before request {number}")
+                decision = check_size(session, prompts, compaction, writer, Moment.before_request(number))
                 record(decision)
             seen = session.seen
             files = attached_by_name(seen.named, fixture.attachments)
@@ -135,7 +135,7 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
             prompts[event.id] = prompt
         session.add(event)
         if event.kind == "reply":  # the turn is over: the Runner's post-invocation compaction
-            moment = f"after turn {event.turn}"
+            moment = Moment.after_turn(event.turn)
             wrote = compaction.by_size and record(check_size(session, prompts, compaction, writer, moment))
             if compaction.by_turns and not wrote:
                 record(check_turns(session, compaction, writer, moment))

@@ -53,11 +53,48 @@ def _answered_prefix(span: list[Event]) -> list[Event]:
     return span[:safe]
 
 
+BEFORE_REQUEST, AFTER_TURN = "before request", "after turn"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """When a trigger is checked: just before model request `number`, or just after turn `number`.
+
+    It reads as the page names it (``str(moment)`` is "before request 9"); a panel reads its fields.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import Moment
+        >>> moment = Moment.after_turn(4)
+        >>> str(moment), moment.when, moment.number
+        ('after turn 4', 'after turn', 4)
+    """
+
+    when: str  # BEFORE_REQUEST or AFTER_TURN
+    number: int
+
+    def __post_init__(self) -> None:
+        if self.when not in (BEFORE_REQUEST, AFTER_TURN):
+            raise ValueError(f"a moment's when is {self.when!r}; allowed: {BEFORE_REQUEST!r}, {AFTER_TURN!r}")
+        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
+            raise ValueError(f"a moment's number is {self.number!r}; allowed: a whole number greater than 0")
+
+    @classmethod
+    def before_request(cls, number: int) -> Moment:
+        return cls(BEFORE_REQUEST, number)
+
+    @classmethod
+    def after_turn(cls, number: int) -> Moment:
+        return cls(AFTER_TURN, number)
+
+    def __str__(self) -> str:
+        return f"{self.when} {self.number}"
+
+
 @dataclass(frozen=True)
 class Decision:
     """One check of one trigger at one moment: did its condition hold, and what came of it."""
 
-    moment: str  # "before request 7" or "after turn 3"
+    moment: Moment
     trigger: str  # "size" or "turns"
     fired: bool  # the trigger's condition held
     reason: str
@@ -85,7 +122,7 @@ def _summarize(session: SessionLog, summarizer: Summarizer, span: tuple[Entry, .
     return Decision(reason=reason, called=True, summary=summary, **check)
 
 
-def check_size(session: SessionLog, prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
+def check_size(session: SessionLog, prompts: Mapping[str, int], compaction: Compaction, summarizer: Summarizer, moment: Moment) -> Decision:
     """The size trigger at one moment: ADK's token-threshold compaction.
 
     Args:
@@ -93,19 +130,19 @@ def check_size(session: SessionLog, prompts: Mapping[str, int], compaction: Comp
         prompts: Each model request's prompt, by the ID of the event it produced.
         compaction: The setting; its ``after_tokens`` and ``keep_recent_events`` apply.
         summarizer: What writes the summary.
-        moment: When the check runs, as the page names it ("before request 9").
+        moment: When the check runs (``Moment.before_request(9)``).
 
     Returns:
         Whether it fired, why, and the summary it wrote, if any.
 
     Examples:
         >>> from lessonkit.lessons.context_compaction import Compaction
-        >>> from lessonkit.lessons.context_compaction import SessionLog, check_size, lesson, summarizer_named
+        >>> from lessonkit.lessons.context_compaction import Moment, SessionLog, check_size, lesson, summarizer_named
         >>> session = SessionLog()
         >>> for event in lesson().events[:20]:
         ...     session.add(event)
         >>> decision = check_size(session, {}, Compaction(after_tokens=100, keep_recent_events=2),
-        ...                       summarizer_named("terse"), "before request 9")
+        ...                       summarizer_named("terse"), Moment.before_request(9))
         >>> decision.fired, decision.summary.id, decision.summary.tokens
         (True, 'S1', 335)
     """
@@ -128,26 +165,26 @@ def check_size(session: SessionLog, prompts: Mapping[str, int], compaction: Comp
     return _summarize(session, summarizer, ((latest,) if latest else ()) + tuple(chosen), why, **check)
 
 
-def check_turns(session: SessionLog, compaction: Compaction, summarizer: Summarizer, moment: str) -> Decision:
+def check_turns(session: SessionLog, compaction: Compaction, summarizer: Summarizer, moment: Moment) -> Decision:
     """The turn trigger after a turn: ADK's sliding-window compaction.
 
     Args:
         session: The session as written so far.
         compaction: The setting; its ``after_invocations`` and ``overlap`` apply.
         summarizer: What writes the summary.
-        moment: When the check runs, as the page names it ("after turn 4").
+        moment: When the check runs (``Moment.after_turn(4)``).
 
     Returns:
         Whether it fired, why, and the summary it wrote, if any.
 
     Examples:
         >>> from lessonkit.lessons.context_compaction import Compaction
-        >>> from lessonkit.lessons.context_compaction import SessionLog, check_turns, lesson, summarizer_named
+        >>> from lessonkit.lessons.context_compaction import Moment, SessionLog, check_turns, lesson, summarizer_named
         >>> session = SessionLog()
         >>> for event in lesson().events[:20]:
         ...     session.add(event)
         >>> decision = check_turns(session, Compaction(after_invocations=4, overlap=1),
-        ...                        summarizer_named("terse"), "after turn 5")
+        ...                        summarizer_named("terse"), Moment.after_turn(5))
         >>> decision.fired, decision.summary.covered[-1]
         (True, 'a5')
     """

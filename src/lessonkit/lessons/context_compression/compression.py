@@ -259,6 +259,43 @@ def lesson() -> Lesson:
     return Lesson.from_record(read_fixture(LESSON))
 
 
+OPERATION_KINDS = ("evict", "create", "fold")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One thing `make_room` did to the window: evict a turn, create the summary, or fold a turn into it.
+
+    It reads as the page shows it (``str(operation)`` is "fold T2 into S"); a panel reads its fields.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compression import Operation
+        >>> folded = Operation("fold", turn="T2", summary="S")
+        >>> str(folded), folded.turn, folded.removes
+        ('fold T2 into S', 'T2', True)
+    """
+
+    kind: str  # one of OPERATION_KINDS
+    turn: str | None = None  # the turn that leaves the window: evict and fold
+    summary: str | None = None  # the summary created, or the one folded into
+
+    def __post_init__(self) -> None:
+        check_choice("operation", self.kind, OPERATION_KINDS)
+        if (self.turn is None) != (self.kind == "create") or (self.summary is None) != (self.kind == "evict"):
+            raise ValueError(f"operation {self.kind!r} with turn {self.turn!r} and summary {self.summary!r}; allowed: "
+                             "evict a turn, create a summary, or fold a turn into a summary")
+
+    @property
+    def removes(self) -> bool:
+        """Whether a turn left the window by it."""
+        return self.turn is not None
+
+    def __str__(self) -> str:
+        if self.kind == "fold":
+            return f"fold {self.turn} into {self.summary}"
+        return f"{self.kind} {self.turn or self.summary}"
+
+
 @dataclass(frozen=True)
 class Arrival:
     """The window just after the `index`-th turn arrived and the policy made room (0: none yet)."""
@@ -267,7 +304,7 @@ class Arrival:
     time: float
     turn: Turn | None
     attempted: int
-    operations: tuple[str, ...]
+    operations: tuple[Operation, ...]
     window: Window
     fact: Fact
 
@@ -292,7 +329,7 @@ class Arrival:
         return self.window.answer(self.fact)
 
 
-def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_tokens: int) -> tuple[Window, tuple[str, ...]]:
+def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_tokens: int) -> tuple[Window, tuple[Operation, ...]]:
     """Apply the overflow policy until the window fits, returning it and what was done, in order.
 
     Pinned turns never go: if only pinned turns are left over budget, the window stays over it.
@@ -305,7 +342,7 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
         summary_tokens: The fixed size of the summary when one is created.
 
     Returns:
-        The window that fits, and each operation as the page shows it (``"evict T2"``).
+        The window that fits, and each operation it took, in order.
 
     Raises:
         ValueError: a parameter is not a Window, a whole number of tokens, or a policy or fidelity the lesson offers.
@@ -314,31 +351,31 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
         >>> from lessonkit.lessons.context_compression import Window, lesson, make_room
         >>> turns = [lesson().turn(turn_id) for turn_id in ("T1", "T2", "T3", "T4")]
         >>> window, done = make_room(Window(tuple(turns)), 24, "evict", "preserve", 6)
-        >>> window.ids, done
-        (('T1', 'T3', 'T4'), ('evict T2',))
-        >>> make_room(Window(tuple(turns)), 24, "summarize", "preserve", 6)[1]
-        ('create S', 'fold T2 into S', 'fold T3 into S')
+        >>> window.ids, [str(operation) for operation in done]
+        (('T1', 'T3', 'T4'), ['evict T2'])
+        >>> [str(operation) for operation in make_room(Window(tuple(turns)), 24, "summarize", "preserve", 6)[1]]
+        ['create S', 'fold T2 into S', 'fold T3 into S']
     """
     check_instance("window", window, Window, "a Window")
     check_whole("budget", budget)
     check_choice("policy", policy, POLICIES)
     check_choice("fidelity", fidelity, FIDELITIES)
     check_whole("summary_tokens", summary_tokens)
-    operations: list[str] = []
+    operations: list[Operation] = []
     while window.tokens > budget:
         oldest = window.oldest_unpinned()
         if oldest is None:  # only pinned entries left: nothing more may go
             break
         if policy == "evict":
             window = window.without(oldest)
-            operations.append(f"evict {oldest.id}")
+            operations.append(Operation("evict", turn=oldest.id))
             continue
         summary = window.summary
         if summary is None:
             summary = Summary(tokens=summary_tokens)
-            operations.append(f"create {SUMMARY_ID}")
+            operations.append(Operation("create", summary=SUMMARY_ID))
         window = window.without(oldest).with_summary(summary.fold(oldest, fidelity))
-        operations.append(f"fold {oldest.id} into {SUMMARY_ID}")
+        operations.append(Operation("fold", turn=oldest.id, summary=SUMMARY_ID))
     if window.tokens > budget:
         # A window over its budget would be a wrong answer read as a right one: say why instead.
         pinned = ", ".join(f"{entry.id} ({entry.tokens} tokens)" for entry in window.entries)

@@ -42,7 +42,7 @@ def arrival_state(run: Replay, arrival: Arrival) -> dict[str, Any]:
         "policy": run.policy,
         "fidelity": run.fidelity,
         "attempted_tokens": arrival.attempted,
-        "operations": list(arrival.operations),
+        "operations": [str(operation) for operation in arrival.operations],
         "window": [entry_state(entry) for entry in arrival.window.entries],
         "tokens": arrival.tokens,
         "retained": list(arrival.retained),
@@ -69,12 +69,10 @@ def gone(run: Replay, arrival: Arrival) -> list[tuple[str, str, float]]:
     left = []
     for earlier in run.arrivals[1 : arrival.index + 1]:
         for operation in earlier.operations:
-            verb, _, rest = operation.partition(" ")
-            if verb == "evict":
-                left.append((rest, "evicted", earlier.time))
-            elif verb == "fold":
-                turn, _, summary = rest.partition(" into ")
-                left.append((turn, f"folded into {summary}", earlier.time))
+            if operation.kind == "evict":
+                left.append((operation.turn, "evicted", earlier.time))
+            elif operation.kind == "fold":
+                left.append((operation.turn, f"folded into {operation.summary}", earlier.time))
     return left
 
 
@@ -144,7 +142,7 @@ def body(run: Replay, arrival: Arrival, state: dict[str, Any], baseline: Replay 
             ("Fact mentioned", _yes_no(arrival.fact_mentioned)),
             ("User-backed evidence", ", ".join(arrival.window.sources) or "none"),
             ("Answer", arrival.answer),
-            ("Overflow operations", ", ".join(arrival.operations) or "none"),
+            ("Overflow operations", ", ".join(map(str, arrival.operations)) or "none"),
         ]),
         chart(run, arrival, baseline),
         h("h3", {"class": "lk-heading"}, "Retained messages"),

@@ -235,10 +235,13 @@ def cosine(u: Mapping[str, float], v: Mapping[str, float]) -> float:
         >>> cosine({"release": 1.0}, {"release": 2.0}), cosine({"release": 1.0}, {"rollback": 1.0})
         (1.0, 0.0)
     """
-    length = math.sqrt(sum(w * w for w in u.values())) * math.sqrt(sum(w * w for w in v.values()))
+    # fsum is exactly rounded, so it does not depend on the order of the terms: a plain sum follows
+    # the order of the record's words, and two records with the same words in another order would
+    # differ in the last bit and no longer tie, though TF-IDF knows no word order.
+    length = math.sqrt(math.fsum(w * w for w in u.values())) * math.sqrt(math.fsum(w * w for w in v.values()))
     if not length:
         return 0.0
-    return sum(weight * v[term] for term, weight in u.items() if term in v) / length
+    return math.fsum(weight * v[term] for term, weight in u.items() if term in v) / length
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,17 @@ from playwright.sync_api import expect
 BOTH = {"set_after_invocations": True, "set_overlap": True}
 
 
-def test_next_request_steps_through_every_request_as_the_engine_computes_it(still_lesson_page, engine):
+def test_next_request_steps_through_every_request_counted_in_requests_as_the_engine_computes_it(still_lesson_page, engine):
     still_lesson_page.write("after_invocations", 4)
     still_lesson_page.write("overlap", 1)
     still_lesson_page.expect_view(engine.view(**BOTH))
     for number in range(1, len(engine.panel.timeline.marks) + 1):
         still_lesson_page.button("Next request").click()
         expect(still_lesson_page.timeline).to_have_value(str(number))
-        expect(still_lesson_page.timeline).to_have_attribute("aria-valuetext", f"{number} seconds, {engine.panel.timeline.marks[number - 1].name}")
+        mark = engine.panel.timeline.marks[number - 1].name
+        # The timeline counts model requests, not seconds, in what it speaks and in its clock.
+        expect(still_lesson_page.timeline).to_have_attribute("aria-valuetext", f"{number} model request{'s' if number != 1 else ''}, {mark}")
+        expect(still_lesson_page.panel.locator(".lk-clock")).to_have_text(f"{number} requests / 24 requests · {mark}")
         still_lesson_page.expect_view(engine.view(**BOTH, time=number))
 
 

@@ -153,7 +153,7 @@ def test_both_triggers_fire_whichever_comes_first(still_lesson_page, engine):
     still_lesson_page.write("after_invocations", 4)
     still_lesson_page.write("overlap", 1)
     run = engine.run(engine.presets["both"])
-    fired = [(d.moment, d.trigger, d.summary.id) for d in run.decisions if d.summary]
+    fired = [(str(d.moment), d.trigger, d.summary.id) for d in run.decisions if d.summary]
     assert fired[:2] == [("after turn 4", "turns", "S1"), ("after turn 7", "size", "S2")]
 
     both = {"set_after_invocations": True, "set_overlap": True}
