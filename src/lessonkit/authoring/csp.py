@@ -13,6 +13,10 @@ never runs. Everything else may come only from the page's own origin:
 - ``img-src 'self' data:``: Material's icons are SVG data URLs inside its own stylesheet;
 - ``object-src 'none'``, ``base-uri 'self'``, ``form-action 'self'``: nothing a page needs elsewhere.
 
+Under ``mkdocs serve`` (``make serve``), and only there, a served page's policy also lists the hash
+of the live-reload script the development server writes into it (`on_serve`), so an author's edit
+reloads the page and the console stays clean; the built site allows no such script.
+
 A worker started from a file of the site takes its policy from that file's response headers, not
 from the page, so a host that can send headers should send `header_policy()` with every file; the
 browser tests do, and Pyodide boots under it.
@@ -107,3 +111,39 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
 
 def on_post_template(output_content: str, template_name: str, config: Any) -> str:
     return declare(output_content, template_name) if template_name.endswith(".html") else output_content
+
+
+# `mkdocs serve` writes its live-reload script into each page as it serves it, after every hook has
+# run, with the build's epoch and a fresh request id in its text: no hash known at build time can
+# allow it, and the built site must not allow inline scripts at all. So under `serve`, and only
+# there, each served page's policy gains the hash of the exact script the server just wrote into it.
+_SERVED_SCRIPT = (b"<script>", b"</script>")
+
+
+def allowing_served_script(served: bytes, original: bytes) -> bytes:
+    """`served` (a page as `mkdocs serve` sends it: `original` with one inline script added before its
+    last ``</body>``) with that script, and only it, allowed by the page's policy."""
+    at = original.rindex(b"</body>") if b"</body>" in original else len(original)
+    opening, closing = _SERVED_SCRIPT
+    added = served[at : at + len(served) - len(original)]
+    if not (added.startswith(opening) and added.endswith(closing)):
+        raise ValueError(f"mkdocs serve added {added[:40]!r}... to a page; expected one <script> before </body>")
+    script = added[len(opening) : -len(closing)].decode("utf-8")
+    page = served.decode("utf-8")
+    marker = 'http-equiv="Content-Security-Policy" content="'
+    start = page.find(marker)
+    if start < 0:
+        return served  # not one of the course's pages (a redirect stub, say): no policy to widen
+    directive = page.index("script-src", start)
+    end = page.index(";", directive)
+    return (page[:end] + " " + script_hash(script) + page[end:]).encode("utf-8")
+
+
+def on_serve(server: Any, config: Any, builder: Any) -> Any:
+    inject = server._inject_js_into_html  # mkdocs 1.6.1 (pinned): the one place it writes the script
+
+    def injected(content: bytes, epoch: int) -> bytes:
+        return allowing_served_script(inject(content, epoch), content)
+
+    server._inject_js_into_html = injected
+    return server
