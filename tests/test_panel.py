@@ -89,7 +89,7 @@ def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_sa
         ({"lesson": "context-compression", "params": params(time=90)}, "parameter 'time' is 90; allowed: 0 to 60 seconds"),
         ({"lesson": "context-compression", "params": {**params(), "speed": 2}}, "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time"),
         ({"lesson": "context-compression", "params": params(policy=["evict"])}, 'parameter \'policy\' is ["evict"]; allowed: "evict", "summarize"'),
-        ({"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}}, "parameter 'time' missing; allowed: 0 to 60 seconds"),
+        ({"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}}, "parameter 'time' is missing; allowed: 0 to 60 seconds"),
         ({"lesson": "memory", "params": {}}, "unknown lesson panel 'memory'; allowed: 'context-compaction', 'context-compression', 'working-memory', 'control-kinds'"),
         ({"lesson": "context-compression"}, "a view request is an object with 'lesson', 'params'"),
     ],

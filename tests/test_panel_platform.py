@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from lessonkit.panel import Choice, Mark, Number, Option, Panel, ParameterError, Playback, Range, Text, Timeline, Toggle, View, render
+from lessonkit.checks import Refused
+from lessonkit.panel import Choice, Mark, Number, Option, Panel, Playback, Range, Text, Timeline, Toggle, View, render
 from lessonkit.panel.chart import Bar, Marker, Rule, Series, bar_chart, line_chart, nice_ceiling
 from lessonkit.panel.components import Column, findings, meter, record_table
 from lessonkit.panel.html import Markup, h, join
@@ -34,7 +35,7 @@ def test_a_choice_accepts_its_options_only_and_names_what_is_allowed():
     budget = Choice("budget", "Context budget", (Option(24, "24"), Option(36, "36")), 24)
     assert budget.check(36) == 36 and budget.check(36.0) == 36
     for wrong in (30, "36", True, None, [36]):
-        with pytest.raises(ParameterError, match=r"^parameter 'budget' is .*; allowed: 24, 36$"):
+        with pytest.raises(Refused, match=r"^parameter 'budget' is .*; allowed: 24, 36$"):
             budget.check(wrong)
 
 
@@ -43,19 +44,19 @@ def test_numbers_and_ranges_keep_to_their_bounds_and_grid():
     weight = Range("weight", "Recency weight", minimum=0, maximum=1, default=0, step=0.05)
     assert age.check(48) == 48 and isinstance(age.check(48.0), int)
     assert weight.check(0.30000000000000004) == 0.3
-    with pytest.raises(ParameterError, match=r"parameter 'age' is 721; allowed: 0 to 720 hours, whole numbers"):
+    with pytest.raises(Refused, match=r"parameter 'age' is 721; allowed: 0 to 720 hours, whole numbers"):
         age.check(721)
-    with pytest.raises(ParameterError, match=r"parameter 'weight' is 0.33; allowed: 0 to 1, in steps of 0.05"):
+    with pytest.raises(Refused, match=r"parameter 'weight' is 0.33; allowed: 0 to 1, in steps of 0.05"):
         weight.check(0.33)
     for wrong in (True, float("nan"), float("inf"), "1"):
-        with pytest.raises(ParameterError):
+        with pytest.raises(Refused):
             weight.check(wrong)
 
 
 def test_a_toggle_takes_only_true_or_false():
     toggle = Toggle("previous", "Include previous sessions")
     assert toggle.check(True) is True
-    with pytest.raises(ParameterError, match="allowed: true, false"):
+    with pytest.raises(Refused, match="allowed: true, false"):
         toggle.check(1)
 
 
@@ -84,11 +85,11 @@ def test_a_panel_checks_every_parameter_once_and_leaves_the_readers_text_out():
     assert panel.view({"set_overlap": True, "overlap": 3, "time": 5}, None).status == "{'set_overlap': True, 'overlap': 3, 'time': 5} / None"
     with pytest.raises(ValueError, match="parameter 'prediction' is not one of this experiment's; allowed: set_overlap, overlap, time"):
         panel.check({**panel.defaults(), "prediction": "three"})
-    with pytest.raises(ParameterError, match="parameter 'time' missing; allowed: 0 to 10 seconds"):
+    with pytest.raises(Refused, match="parameter 'time' is missing; allowed: 0 to 10 seconds"):
         panel.check({"set_overlap": False, "overlap": 0})
-    with pytest.raises(ValueError, match="parameters must be an object"):
+    with pytest.raises(ValueError, match="parameters are .*; allowed: an object of name and value"):
         panel.check(["overlap", 3])
-    with pytest.raises(ParameterError, match="parameter 'overlap' is 3"):
+    with pytest.raises(Refused, match="parameter 'overlap' is 3"):
         panel.view(panel.defaults(), {"set_overlap": True, "overlap": 30, "time": 0} | {"overlap": 3.5})
 
 

@@ -32,7 +32,7 @@ def answer(request: str) -> str:
         if not isinstance(with_export, bool):
             raise ValueError(f"a view request's 'export' is true or false, not {json.dumps(with_export)}")
         view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
-    except ValueError as error:  # ParameterError and FixtureError are ValueErrors; json's error too
+    except ValueError as error:  # every Refused is a ValueError; json's error too
         return json.dumps({"ok": False, "error": str(error)})
     return json.dumps({"ok": True, "view": view.to_json(export=with_export)})
 

@@ -56,7 +56,9 @@ test("saved settings are checked whole: a missing or wrongly typed value is name
   const { time, ...withoutTime } = SPEC.defaults;
   assert.equal(time, 0);
   assert.deepEqual(checkParams(SPEC, withoutTime).problems, ["parameter 'time' is missing; allowed: 0 to 60 seconds"]);
-  assert.deepEqual(checkParams(SPEC, [1, 2]).problems, ["the settings are not an object"]);
+  assert.deepEqual(checkParams(SPEC, [1, 2]).problems, [
+    "parameters are [1,2]; allowed: an object of name and value, with the names budget, policy, previous, weight, age, time",
+  ]);
 });
 
 test("a range value off by float noise snaps to its grid", () => {

@@ -2,10 +2,29 @@
 // key for caching views, and the text form they take in a shareable link. Pure functions: no DOM,
 // so node --test checks them directly. The Python Panel remains the authority (it checks every
 // request again); this module lets the shell refuse a bad link or stale saved settings before the
-// engine has even started, with the same wording: parameter 'budget' is 30; allowed: 24, 36.
+// engine has even started, with the same wording as lessonkit.checks: parameter 'budget' is 30;
+// allowed: 24, 36. tests/refusals.json holds both to the same words.
 
-const show = (value) => JSON.stringify(value);
+// As lessonkit.checks: a name or value longer than LONGEST characters is cut, and a refusal says
+// each distinct problem once, the first MOST_SAID of them, then how many more.
+const LONGEST = 80;
+const MOST_SAID = 3;
+
+const cut = (text) => {
+  const characters = Array.from(text); // by code point, as Python counts
+  return characters.length <= LONGEST ? text : `${characters.slice(0, LONGEST).join("")}…`;
+};
+// NaN and the infinities have no JSON; they are spelled as Python's JSON reader writes them.
+const show = (value) => cut(typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value));
 const format = (number) => String(Math.round(number * 1e9) / 1e9);
+const called = (name) => `parameter '${cut(name)}'`;
+
+/** Each distinct problem once, the first MOST_SAID, then a last entry counting the rest ("and 4997 more"). */
+function saidOnce(problems) {
+  const distinct = [...new Set(problems)];
+  if (distinct.length <= MOST_SAID) return distinct;
+  return [...distinct.slice(0, MOST_SAID), `and ${distinct.length - MOST_SAID} more`];
+}
 
 /** Parameters as a stable text key: the same settings in any order give the same key. */
 export function paramsKey(lesson, params, baseline = null) {
@@ -39,7 +58,7 @@ export function allowed(control) {
   }
 }
 
-const refuse = (control, value) => `parameter '${control.name}' is ${show(value)}; allowed: ${allowed(control)}`;
+const refuse = (control, value) => `${called(control.name)} is ${show(value)}; allowed: ${allowed(control)}`;
 
 /** `{value}` or `{problem}` for one typed value. Numbers snap to their grid, as Python's check does. */
 export function checkValue(control, value) {
@@ -64,25 +83,33 @@ export function checkValue(control, value) {
   }
 }
 
-/** Check a whole object of typed values (saved settings): `{params}` or `{problems}`. */
-export function checkParams(spec, raw) {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return { problems: ["the settings are not an object"] };
+/** A whole object of typed values: its checked params, and every problem in the order the Python Panel finds them. */
+function examine(spec, raw) {
   const controls = parameterControls(spec);
   const names = controls.map((control) => control.name);
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    return { params: {}, problems: [`parameters are ${show(raw)}; allowed: an object of name and value, with the names ${names.join(", ")}`] };
+  }
   const problems = Object.keys(raw)
     .filter((name) => !names.includes(name))
-    .map((name) => `parameter '${name}' is not one of this experiment's; allowed: ${names.join(", ")}`);
+    .map((name) => `${called(name)} is not one of this experiment's; allowed: ${names.join(", ")}`);
   const params = {};
   for (const control of controls) {
     if (!(control.name in raw)) {
-      problems.push(`parameter '${control.name}' is missing; allowed: ${allowed(control)}`);
+      problems.push(`${called(control.name)} is missing; allowed: ${allowed(control)}`);
       continue;
     }
     const { value, problem } = checkValue(control, raw[control.name]);
     if (problem) problems.push(problem);
     else params[control.name] = value;
   }
-  return problems.length ? { problems } : { params };
+  return { params, problems };
+}
+
+/** Check a whole object of typed values (saved settings): `{params}`, or `{problems}`, each said once. */
+export function checkParams(spec, raw) {
+  const { params, problems } = examine(spec, raw);
+  return problems.length ? { problems: saidOnce(problems) } : { params };
 }
 
 /** A value as it reads in a link: 36, evict, true, 0.25. */
@@ -97,8 +124,9 @@ function fromText(control, text) {
     return option ? option.value : text;
   }
   if (control.kind === "toggle") return text === "true" ? true : text === "false" ? false : text;
+  // Infinity is not a setting either: kept as the text it was, it is refused as the link wrote it.
   const number = text.trim() === "" ? NaN : Number(text);
-  return Number.isNaN(number) ? text : number;
+  return Number.isFinite(number) ? number : text;
 }
 
 /** The settings as a link's fragment: "budget=36&policy=evict&time=60". */
@@ -117,20 +145,23 @@ export function isState(fragment) {
 
 /**
  * A link's fragment back into settings. Every parameter missing from the link takes its default;
- * `{params}` when everything in it can be used, otherwise `{problems}` naming each parameter.
+ * `{params}` when everything in it can be used, otherwise `{problems}` naming each parameter, each
+ * problem once however often the link repeats it.
  */
 export function decodeState(spec, fragment) {
   const query = new URLSearchParams(fragment.replace(/^#/, ""));
   const raw = { ...spec.defaults };
-  const names = parameterControls(spec).map((control) => control.name);
+  const controls = parameterControls(spec);
+  const names = controls.map((control) => control.name);
   const problems = [];
   for (const [name, text] of query) {
     if (!names.includes(name)) {
-      problems.push(`parameter '${name}' is not one of this experiment's; allowed: ${names.join(", ")}`);
+      problems.push(`${called(name)} is not one of this experiment's; allowed: ${names.join(", ")}`);
       continue;
     }
-    raw[name] = fromText(parameterControls(spec).find((control) => control.name === name), text);
+    raw[name] = fromText(controls.find((control) => control.name === name), text);
   }
-  const checked = checkParams(spec, raw);
-  return problems.length || checked.problems ? { problems: [...problems, ...(checked.problems || [])] } : checked;
+  const checked = examine(spec, raw);
+  problems.push(...checked.problems);
+  return problems.length ? { problems: saidOnce(problems) } : { params: checked.params };
 }

@@ -7,12 +7,12 @@
 - `render`: the static HTML the build writes, so a page reads with JavaScript off.
 """
 
-from lessonkit.panel.controls import Choice, Number, Option, ParameterError, Range, Text, Toggle
+from lessonkit.panel.controls import Choice, Number, Option, Range, Text, Toggle
 from lessonkit.panel.render import render
 from lessonkit.panel.spec import Panel, Params, View, Words
 from lessonkit.panel.timeline import Mark, Playback, Speed, Timeline
 
 __all__ = [
-    "Choice", "Mark", "Number", "Option", "Panel", "ParameterError", "Params", "Playback", "Range", "Speed",
+    "Choice", "Mark", "Number", "Option", "Panel", "Params", "Playback", "Range", "Speed",
     "Text", "Timeline", "Toggle", "View", "Words", "render",
 ]

@@ -11,56 +11,32 @@ Every kind becomes one native element in the browser shell (controls.js dispatch
 | text   | `<textarea>`                       | nothing: the reader's own words, kept with the notes |
 
 A control's `label` is its accessible name, worded as the lesson words it. Values arrive from
-controls, from a shared link or from storage, so every one is checked here, in one message style:
-``parameter 'budget' is 30; allowed: 24, 36, 48, 64``.
+controls, from a shared link or from storage, as JSON, so every one is checked here with
+lessonkit.checks and spelled as JSON: ``parameter 'budget' is 30; allowed: 24, 36, 48, 64``.
+The shell's params.js says the same words; tests/refusals.json holds them both to it.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
-GRID_TOLERANCE = 1e-9
+from lessonkit import checks
+from lessonkit.checks import json_spelling
 
 
-class ParameterError(ValueError):
-    """A parameter the panel cannot use, naming the parameter, the value and what is allowed."""
-
-    def __init__(self, name: str, value: Any, allowed: str, *, missing: bool = False) -> None:
-        self.name, self.value, self.allowed = name, value, allowed
-        shown = "missing" if missing else f"is {show(value)}"
-        super().__init__(f"parameter '{name}' {shown}; allowed: {allowed}")
-
-
-def show(value: Any) -> str:
-    """A value as JSON would write it, so a reader sees 30, "30", true or null exactly.
+def called(name: str) -> str:
+    """How a refusal names a panel's parameter, as params.js names it too.
 
     Args:
-        value: A parameter's value, as a refusal quotes it.
-
-    Returns:
-        Its JSON spelling, or its ``repr`` when JSON has none.
+        name: The parameter's name, cut when it is long (a link may carry any name).
 
     Examples:
-        >>> from lessonkit.panel.controls import show
-        >>> show(30), show("30"), show(True), show(None)
-        ('30', '"30"', 'true', 'null')
+        >>> from lessonkit.panel.controls import called
+        >>> called("budget")
+        "parameter 'budget'"
     """
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def _format(number: float) -> str:
-    return f"{number:g}"
-
-
-def _is_number(value: Any) -> bool:
-    # bool is an int in Python, but `true` is never a quantity; NaN and infinity are never settings.
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return f"parameter '{checks.cut(name)}'"
 
 
 @dataclass(frozen=True)
@@ -81,18 +57,15 @@ class Choice:
 
     def __post_init__(self) -> None:
         if not any(option.value == self.default for option in self.options):
-            raise ValueError(f"choice '{self.name}': its default {show(self.default)} is not one of its options")
+            raise ValueError(f"choice '{self.name}': its default {json_spelling(self.default)} is not one of its options")
 
     def allowed(self) -> str:
-        return ", ".join(show(option.value) for option in self.options)
+        return ", ".join(json_spelling(option.value) for option in self.options)
 
     def check(self, value: Any) -> Any:
-        for option in self.options:
-            # 24 and 24.0 are the same budget, but True is not the option 1.
-            same_type = type(option.value) is type(value) or (_is_number(value) and _is_number(option.value))
-            if same_type and option.value == value:
-                return option.value
-        raise ParameterError(self.name, value, self.allowed())
+        # JSON has one kind of number: 24 and 24.0 are the same budget, but True is not the option 1.
+        options = [option.value for option in self.options]
+        return checks.choice(self.name, value, options, called=called(self.name), spell=json_spelling, numbers_alike=True)
 
 
 @dataclass(frozen=True)
@@ -110,9 +83,7 @@ class Toggle:
         return "true, false"
 
     def check(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ParameterError(self.name, value, self.allowed())
-        return value
+        return checks.flag(self.name, value, called=called(self.name), spell=json_spelling)
 
 
 @dataclass(frozen=True)
@@ -129,24 +100,14 @@ class _Quantity:
         if not self.minimum <= self.default <= self.maximum:
             raise ValueError(f"{self.kind} '{self.name}': its default {self.default:g} is outside {self.minimum:g} to {self.maximum:g}")
 
-    @property
-    def whole(self) -> bool:
-        return all(float(part).is_integer() for part in (self.minimum, self.step))
-
     def allowed(self) -> str:
-        unit = f" {self.unit}" if self.unit else ""
-        grid = "whole numbers" if self.whole and self.step == 1 else f"in steps of {_format(self.step)}"
-        return f"{_format(self.minimum)} to {_format(self.maximum)}{unit}, {grid}"
+        return checks.number_allowed(self.minimum, self.maximum, None, self.step, self.unit)
 
     def check(self, value: Any) -> float:
-        if not _is_number(value) or not self.minimum - GRID_TOLERANCE <= value <= self.maximum + GRID_TOLERANCE:
-            raise ParameterError(self.name, value, self.allowed())
-        steps = (value - self.minimum) / self.step
-        if abs(steps - round(steps)) > 1e-6:
-            raise ParameterError(self.name, value, self.allowed())
-        # Snap to the grid so 0.30000000000000004 and 0.3 are one setting, one cache key, one view.
-        snapped = self.minimum + round(steps) * self.step
-        return int(round(snapped)) if self.whole else round(snapped, 10)
+        return checks.number(
+            self.name, value, minimum=self.minimum, maximum=self.maximum, step=self.step, unit=self.unit,
+            called=called(self.name), spell=json_spelling,
+        )
 
 
 @dataclass(frozen=True)

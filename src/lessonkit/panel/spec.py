@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from lessonkit.panel.controls import PARAMETER_KINDS, Choice, Control, ParameterError, Text, Toggle, show
+from lessonkit import checks
+from lessonkit.checks import MISSING, Refused, json_spelling
+from lessonkit.panel.controls import PARAMETER_KINDS, Choice, Control, Text, Toggle, called
 from lessonkit.panel.timeline import Playback, Timeline
 
 Params = Mapping[str, Any]
@@ -141,18 +143,32 @@ class Panel:
         return params
 
     def check(self, params: Any) -> dict[str, Any]:
-        """The one place parameters are validated, wherever they came from (controls, a link, storage)."""
+        """The one place parameters are validated, wherever they came from (controls, a link, storage).
+
+        Every problem is found, not only the first, and said once: a link that repeats one bad
+        name five thousand times is refused in one sentence (see lessonkit.checks.together).
+        """
         parameters = self.parameters
+        names = ", ".join(parameters)
         if not isinstance(params, Mapping):
-            raise ValueError(f"parameters must be an object of name and value, not {show(params)}; allowed names: {', '.join(parameters)}")
-        unknown = [name for name in params if name not in parameters]
-        if unknown:
-            raise ValueError(f"parameter '{unknown[0]}' is not one of this experiment's; allowed: {', '.join(parameters)}")
+            raise Refused(
+                "parameters", params, f"an object of name and value, with the names {names}", called="parameters",
+                problem=f"are {json_spelling(params)}",
+            )
+        problems = [
+            Refused(str(name), params[name], names, called=called(str(name)), problem="is not one of this experiment's")
+            for name in params
+            if name not in parameters
+        ]
         checked = {}
         for name, control in parameters.items():
-            if name not in params:
-                raise ParameterError(name, None, control.allowed(), missing=True)
-            checked[name] = control.check(params[name])
+            try:
+                checked[name] = control.check(params.get(name, MISSING))
+            except Refused as refused:
+                problems.append(refused)
+        refused = checks.together(problems)
+        if refused:
+            raise refused
         return checked
 
     @property

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lessonkit.panel.controls import ParameterError, _is_number
+from lessonkit import checks
+from lessonkit.checks import json_spelling
+from lessonkit.panel.controls import called
 
 
 @dataclass(frozen=True)
@@ -43,12 +45,10 @@ class Timeline:
     clock_decimals: int = 1
 
     def allowed(self) -> str:
-        return f"0 to {self.end:g} {self.unit}"
+        return checks.number_allowed(0, self.end, None, None, self.unit)
 
     def check(self, value: object) -> float:
-        if not _is_number(value) or not 0 <= value <= self.end:  # type: ignore[operator]
-            raise ParameterError(self.name, value, self.allowed())
-        return value  # type: ignore[return-value]
+        return checks.number(self.name, value, minimum=0, maximum=self.end, unit=self.unit, called=called(self.name), spell=json_spelling)
 
     def latest(self, time: float) -> Mark | None:
         """The latest mark at or before `time`: the one whose view the reader is looking at."""

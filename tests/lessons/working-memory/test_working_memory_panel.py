@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from lessonkit.checks import Refused
 from lessonkit.lessons import working_memory as retrieval
 from lessonkit.lessons.working_memory.panel import INSPECTION_SECONDS, STAGE_SECONDS
-from lessonkit.panel import ParameterError, render
+from lessonkit.panel import render
 from lessonkit.registry import panel
 from lessonkit.runtime import answer
 
@@ -238,7 +239,7 @@ def test_bad_parameters_are_refused_naming_what_is_allowed(changes, error):
 def test_a_missing_parameter_is_refused():
     incomplete = params()
     del incomplete["keep_latest"]
-    with pytest.raises(ParameterError, match=re.escape("parameter 'keep_latest' missing; allowed: true, false")):
+    with pytest.raises(Refused, match=re.escape("parameter 'keep_latest' is missing; allowed: true, false")):
         PANEL.check(incomplete)
 
 
