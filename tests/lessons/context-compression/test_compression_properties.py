@@ -13,6 +13,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lessonkit.checks import Refused, python_spelling
 from lessonkit.fixtures import parse_fixture
 from lessonkit.lessons.context_compression import (
     FIDELITIES,
@@ -141,8 +142,9 @@ def test_any_invalid_setting_is_refused_with_a_value_error_naming_it_and_what_is
     name, value = bad
     try:
         replay(**{**chosen, name: value})
-    except ValueError as error:
-        assert str(error).startswith(f"unknown {name} {value!r}; allowed: "), str(error)
+    except Refused as error:
+        assert str(error).startswith(f"{name} is {python_spelling(value)}; allowed: "), str(error)
+        assert error.name == name
     else:
         raise AssertionError(f"{name}={value!r} was accepted")
 
@@ -153,7 +155,7 @@ def test_any_invalid_setting_is_refused_with_a_value_error_naming_it_and_what_is
 def test_any_moment_off_the_timeline_is_refused_naming_it(chosen, seconds):
     try:
         replay(**chosen).at(seconds)
-    except ValueError as error:
-        assert str(error) == f"time {seconds!r} is outside the timeline; allowed: 0 to {lesson().duration:g} seconds"
+    except Refused as error:
+        assert str(error) == f"time is {python_spelling(seconds)}; allowed: 0 to {lesson().duration:g} seconds"
     else:
         raise AssertionError(f"time {seconds!r} was accepted")

@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
+from lessonkit import checks
 from lessonkit.chain import Chain
+from lessonkit.checks import Refused
 from lessonkit.fixtures import Record, read_fixture
 
 LESSON = "context-compression"
@@ -232,10 +233,8 @@ class Lesson:
         )
 
     def turn(self, turn_id: str) -> Turn:
-        for turn in self.turns:
-            if isinstance(turn_id, str) and turn.id == turn_id:
-                return turn
-        raise ValueError(f"unknown turn {turn_id!r}; allowed: {', '.join(t.id for t in self.turns)}")
+        checks.choice("turn", turn_id, (turn.id for turn in self.turns))
+        return next(turn for turn in self.turns if turn.id == turn_id)
 
 
 @lru_cache(maxsize=1)
@@ -280,10 +279,12 @@ class Operation:
     summary: str | None = None  # the summary created, or the one folded into
 
     def __post_init__(self) -> None:
-        check_choice("operation", self.kind, OPERATION_KINDS)
+        checks.choice("kind", self.kind, OPERATION_KINDS)
         if (self.turn is None) != (self.kind == "create") or (self.summary is None) != (self.kind == "evict"):
-            raise ValueError(f"operation {self.kind!r} with turn {self.turn!r} and summary {self.summary!r}; allowed: "
-                             "evict a turn, create a summary, or fold a turn into a summary")
+            raise Refused(
+                "operation", self.kind, "evict a turn, create a summary, or fold a turn into a summary",
+                problem=f"is {self.kind!r} with turn {self.turn!r} and summary {self.summary!r}",
+            )
 
     @property
     def removes(self) -> bool:
@@ -345,7 +346,8 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
         The window that fits, and each operation it took, in order.
 
     Raises:
-        ValueError: a parameter is not a Window, a whole number of tokens, or a policy or fidelity the lesson offers.
+        lessonkit.checks.Refused: a parameter is not a Window, a whole number of tokens, or a policy or fidelity the
+            lesson offers; or the budget cannot hold what is pinned.
 
     Examples:
         >>> from lessonkit.lessons.context_compression import Window, lesson, make_room
@@ -356,11 +358,11 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
         >>> [str(operation) for operation in make_room(Window(tuple(turns)), 24, "summarize", "preserve", 6)[1]]
         ['create S', 'fold T2 into S', 'fold T3 into S']
     """
-    check_instance("window", window, Window, "a Window")
-    check_whole("budget", budget)
-    check_choice("policy", policy, POLICIES)
-    check_choice("fidelity", fidelity, FIDELITIES)
-    check_whole("summary_tokens", summary_tokens)
+    checks.instance("window", window, Window, "a Window")
+    checks.whole("budget", budget, minimum=1, unit="tokens")
+    checks.choice("policy", policy, POLICIES)
+    checks.choice("fidelity", fidelity, FIDELITIES)
+    checks.whole("summary_tokens", summary_tokens, minimum=1, unit="tokens")
     operations: list[Operation] = []
     while window.tokens > budget:
         oldest = window.oldest_unpinned()
@@ -379,80 +381,8 @@ def make_room(window: Window, budget: int, policy: str, fidelity: str, summary_t
     if window.tokens > budget:
         # A window over its budget would be a wrong answer read as a right one: say why instead.
         pinned = ", ".join(f"{entry.id} ({entry.tokens} tokens)" for entry in window.entries)
-        raise ValueError(f"budget {budget} cannot hold what is pinned: {pinned}; allowed: a budget of {window.tokens} or more")
+        raise Refused("budget", budget, f"{window.tokens} or more, to hold what is pinned: {pinned}")
     return window, tuple(operations)
-
-
-def check_choice(kind: str, value: Any, allowed: Mapping[Any, str] | tuple[Any, ...]) -> None:
-    """Refuse a value that is not one of the allowed choices, naming them.
-
-    Args:
-        kind: What the value is, as the message names it ("policy", "budget").
-        value: The value given.
-        allowed: The allowed values, or a mapping whose keys are.
-
-    Raises:
-        ValueError: `value` is not allowed; the message lists what is.
-
-    Examples:
-        >>> from lessonkit.lessons.context_compression import POLICIES, check_choice
-        >>> check_choice("policy", "evict", POLICIES)
-        >>> check_choice("policy", "drop", POLICIES)
-        Traceback (most recent call last):
-        ...
-        ValueError: unknown policy 'drop'; allowed: 'evict', 'summarize'
-    """
-    # Compared one by one, and by type: a list is refused by name rather than failing to hash,
-    # and True is not the budget 1 nor 24.0 the budget 24.
-    if not any(type(value) is type(option) and value == option for option in allowed):
-        listed = ", ".join(repr(option) for option in allowed)
-        raise ValueError(f"unknown {kind} {value!r}; allowed: {listed}")
-
-
-def check_whole(kind: str, value: Any) -> None:
-    """Refuse a value that is not a whole number of tokens above 0, naming it.
-
-    Args:
-        kind: What the value is, as the message names it ("budget").
-        value: The value given.
-
-    Raises:
-        ValueError: `value` is not a whole number greater than 0 (True and 24.0 are refused too).
-
-    Examples:
-        >>> from lessonkit.lessons.context_compression import check_whole
-        >>> check_whole("budget", 24)
-        >>> check_whole("budget", 0)
-        Traceback (most recent call last):
-        ...
-        ValueError: budget 0 is not a number of tokens; allowed: a whole number greater than 0
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{kind} {value!r} is not a number of tokens; allowed: a whole number greater than 0")
-
-
-def check_instance(kind: str, value: Any, expected: type, described: str) -> None:
-    """Refuse a value of the wrong kind, naming it and what is allowed.
-
-    Args:
-        kind: What the value is, as the message names it ("window").
-        value: The value given.
-        expected: The type it must have.
-        described: That type in words ("a Window").
-
-    Raises:
-        ValueError: `value` is not an `expected`.
-
-    Examples:
-        >>> from lessonkit.lessons.context_compression import Window, check_instance
-        >>> check_instance("window", Window(), Window, "a Window")
-        >>> check_instance("window", [], Window, "a Window")
-        Traceback (most recent call last):
-        ...
-        ValueError: window [] is not a Window; allowed: a Window
-    """
-    if not isinstance(value, expected):
-        raise ValueError(f"{kind} {value!r} is not {described}; allowed: {described}")  # noqa: TRY004 - bad input is a ValueError
 
 
 @dataclass(frozen=True)
@@ -465,8 +395,7 @@ class Replay:
 
     def at(self, seconds: float) -> Arrival:
         """The latest arrival at or before `seconds` on the timeline."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= self.duration:
-            raise ValueError(f"time {seconds!r} is outside the timeline; allowed: 0 to {self.duration:g} seconds")
+        checks.number("time", seconds, minimum=0, maximum=self.duration, unit="seconds")
         return [arrival for arrival in self.arrivals if arrival.time <= seconds][-1]
 
     @property
@@ -487,7 +416,7 @@ def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson
         The replay: the window after each arrival, found by time with ``at`` or last with ``final``.
 
     Raises:
-        ValueError: The budget, policy or fidelity is not one the lesson offers.
+        lessonkit.checks.Refused: The budget, policy or fidelity is not one the lesson offers.
 
     Examples:
         >>> from lessonkit.lessons.context_compression import replay
@@ -498,13 +427,13 @@ def replay(budget: int, policy: str, fidelity: str = "preserve", fixture: Lesson
         >>> replay(25, "evict")
         Traceback (most recent call last):
         ...
-        ValueError: unknown budget 25; allowed: 24, 36, 48, 64
+        lessonkit.checks.Refused: budget is 25; allowed: 24, 36, 48, 64
     """
     fixture = lesson() if fixture is None else fixture
-    check_instance("fixture", fixture, Lesson, "a compression Lesson, or None for the lesson's own")
-    check_choice("policy", policy, POLICIES)
-    check_choice("fidelity", fidelity, FIDELITIES)
-    check_choice("budget", budget, fixture.budgets)
+    checks.instance("fixture", fixture, Lesson, "a compression Lesson, or None for the lesson's own")
+    checks.choice("policy", policy, POLICIES)
+    checks.choice("fidelity", fidelity, FIDELITIES)
+    checks.choice("budget", budget, fixture.budgets)
     window = Window()
     arrivals = [Arrival(0, 0.0, None, 0, (), window, fixture.fact)]
     for index, turn in enumerate(fixture.turns, start=1):
@@ -530,5 +459,5 @@ def first_unsupported_mention(run: Replay) -> Arrival | None:
         >>> first_unsupported_mention(replay(24, "summarize", "preserve")) is None
         True
     """
-    check_instance("run", run, Replay, "a Replay")
+    checks.instance("run", run, Replay, "a Replay")
     return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)
