@@ -398,21 +398,21 @@ def test_the_signature_defaults_are_the_declared_defaults():
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"question": "weather"}, r"unknown question 'weather'; allowed: 'timeout', 'deployment-region', 'rollback', 'on-call'"),
-        ({"tenant": "team-c"}, r"unknown tenant 'team-c'; allowed: 'team-a', 'team-b'"),
-        ({"store": "x"}, r"unknown store 'x'; allowed: 'semantic', 'episodic', 'procedural', 'working', 'all'"),
-        ({"include_previous": 1}, r"include previous sessions 1 is not a yes-or-no setting; allowed: True, False"),
-        ({"keep_latest": "yes"}, r"keep latest fact per key 'yes' is not a yes-or-no setting"),
-        ({"recency_weight": 1.5}, r"recency weight 1.5 is outside 0 to 1$"),
-        ({"recency_weight": float("nan")}, r"recency weight nan is outside 0 to 1"),
-        ({"recency_weight": True}, r"recency weight True is not a number; allowed: 0 to 1"),
-        ({"word_budget": -1}, r"word budget -1 is outside 0 to 120 words"),
-        ({"word_budget": 8.5}, r"word budget 8.5 is not a whole number; allowed: 0 to 120 words"),
-        ({"word_budget": "9"}, r"word budget '9' is not a number"),
-        ({"max_records": 0}, r"maximum records 0 is outside 1 to 10"),
-        ({"max_records": True}, r"maximum records True is not a number"),
-        ({"max_age_hours": 721}, r"maximum age 721 is outside 0 to 720 hours"),
-        ({"max_age_hours": None}, r"maximum age None is not a number"),
+        ({"question": "weather"}, r"question is 'weather'; allowed: 'timeout', 'deployment-region', 'rollback', 'on-call'$"),
+        ({"tenant": "team-c"}, r"tenant is 'team-c'; allowed: 'team-a', 'team-b'$"),
+        ({"store": "x"}, r"store is 'x'; allowed: 'semantic', 'episodic', 'procedural', 'working', 'all'$"),
+        ({"include_previous": 1}, r"include_previous is 1; allowed: True, False$"),
+        ({"keep_latest": "yes"}, r"keep_latest is 'yes'; allowed: True, False$"),
+        ({"recency_weight": 1.5}, r"recency_weight is 1.5; allowed: 0 to 1$"),
+        ({"recency_weight": float("nan")}, r"recency_weight is nan; allowed: 0 to 1$"),
+        ({"recency_weight": True}, r"recency_weight is True; allowed: 0 to 1$"),
+        ({"word_budget": -1}, r"word_budget is -1; allowed: 0 to 120 words, whole numbers$"),
+        ({"word_budget": 8.5}, r"word_budget is 8.5; allowed: 0 to 120 words, whole numbers$"),
+        ({"word_budget": "9"}, r"word_budget is '9'; allowed: 0 to 120 words, whole numbers$"),
+        ({"max_records": 0}, r"max_records is 0; allowed: 1 to 10, whole numbers$"),
+        ({"max_records": True}, r"max_records is True; allowed: 1 to 10, whole numbers$"),
+        ({"max_age_hours": 721}, r"max_age_hours is 721; allowed: 0 to 720 hours$"),
+        ({"max_age_hours": None}, r"max_age_hours is None; allowed: 0 to 720 hours$"),
     ],
 )
 def test_bad_parameters_are_refused_naming_the_value_and_what_is_allowed(changes, message):
@@ -423,9 +423,9 @@ def test_bad_parameters_are_refused_naming_the_value_and_what_is_allowed(changes
 
 def test_an_unknown_stage_or_record_is_refused():
     run = walkthrough("timeout")
-    with pytest.raises(ValueError, match=r"unknown stage 'answer'; allowed: 'stored', 'scope', 'ranking', 'final'"):
+    with pytest.raises(ValueError, match=r"stage is 'answer'; allowed: 'stored', 'scope', 'ranking', 'final'$"):
         run.stage("answer")
-    with pytest.raises(ValueError, match=r"unknown record 'M11'; allowed: 'M1', .*'M10'"):
+    with pytest.raises(ValueError, match=r"record is 'M11'; allowed: 'M1', .*'M10'$"):
         run.candidate("M11")
 
 

@@ -55,6 +55,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
+from lessonkit import checks
+from lessonkit.checks import Refused
 from lessonkit.fixtures import Record, read_fixture
 
 LESSON = "working-memory"
@@ -146,7 +148,7 @@ def tokenize(text: str) -> list[str]:
         >>> tokenize("Roll back the INC-42 release")
         ['roll', 'back', 'inc-42', 'release']
     """
-    _check_text("text", text)
+    checks.text("text", text, empty=True)
     return [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
 
 
@@ -161,7 +163,7 @@ def word_count(text: str) -> int:
         >>> word_count("Roll back, then verify.")
         4
     """
-    _check_text("text", text)
+    checks.text("text", text, empty=True)
     return len(text.split())
 
 
@@ -172,15 +174,14 @@ def recency(age_hours: float) -> float:
         age_hours: The record's age in fixture hours.
 
     Raises:
-        ValueError: `age_hours` is not a finite number of hours, 0 or more.
+        lessonkit.checks.Refused: `age_hours` is not a finite number of hours, 0 or more.
 
     Examples:
         >>> from lessonkit.lessons.working_memory import recency
         >>> recency(0), recency(24), recency(48)
         (1.0, 0.5, 0.25)
     """
-    if isinstance(age_hours, bool) or not isinstance(age_hours, (int, float)) or not (math.isfinite(age_hours) and age_hours >= 0):
-        raise ValueError(f"age {age_hours!r} is not a number of hours; allowed: 0 hours or more")
+    checks.number("age_hours", age_hours, minimum=0, unit="hours")
     return 2.0 ** (-age_hours / HALF_LIFE_HOURS)
 
 
@@ -351,11 +352,11 @@ class Lesson:
         )
 
     def question(self, question_id: str) -> Question:
-        _check_choice("question", question_id, tuple(q.id for q in self.questions))
+        checks.choice("question", question_id, (q.id for q in self.questions))
         return next(q for q in self.questions if q.id == question_id)
 
     def record(self, record_id: str) -> MemoryRecord:
-        _check_choice("record", record_id, tuple(r.id for r in self.records))
+        checks.choice("record", record_id, (r.id for r in self.records))
         return next(r for r in self.records if r.id == record_id)
 
 
@@ -410,35 +411,6 @@ def newer_records(records: Sequence[MemoryRecord]) -> dict[str, MemoryRecord]:
     }
 
 
-def _check_choice(kind: str, value: Any, allowed: Iterable[Any]) -> None:
-    allowed = tuple(allowed)  # a tuple, so an unhashable value is refused rather than crashing
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"unknown {kind} {value!r}; allowed: {', '.join(map(repr, allowed))}")
-
-
-def _check_text(label: str, value: Any) -> None:
-    if not isinstance(value, str):
-        raise ValueError(f"{label} {value!r} is not text; allowed: a string")  # noqa: TRY004 - one kind of error for bad input
-
-
-def _check_flag(label: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        # Every bad parameter is a ValueError, whatever is wrong with it: one kind for a panel to catch.
-        raise ValueError(f"{label} {value!r} is not a yes-or-no setting; allowed: True, False")  # noqa: TRY004
-
-
-def _check_number(label: str, value: Any, bounds: tuple[int, int], *, whole: bool = False, unit: str = "") -> None:
-    low, high = bounds
-    allowed = f"{low} to {high}{unit}"
-    # bool is an int subclass in Python; True is never a budget or a weight.
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{label} {value!r} is not a number; allowed: {allowed}")  # noqa: TRY004
-    if whole and not isinstance(value, int):
-        raise ValueError(f"{label} {value!r} is not a whole number; allowed: {allowed}")
-    if not low <= value <= high:  # also refuses NaN, for which every comparison is false
-        raise ValueError(f"{label} {value!r} is outside {allowed}")
-
-
 @dataclass(frozen=True)
 class Policy:
     """The reader's settings, checked: what one retrieval was asked to do."""
@@ -454,15 +426,16 @@ class Policy:
     max_records: int
 
     def __post_init__(self) -> None:
-        _check_choice("question", self.question, QUESTIONS)
-        _check_choice("tenant", self.tenant, TENANTS)
-        _check_choice("store", self.store, STORE_CHOICES)
-        _check_flag("include previous sessions", self.include_previous)
-        _check_flag("keep latest fact per key", self.keep_latest)
-        _check_number("maximum age", self.max_age_hours, MAX_AGES, unit=" hours")
-        _check_number("recency weight", self.recency_weight, RECENCY_WEIGHTS)
-        _check_number("word budget", self.word_budget, WORD_BUDGETS, whole=True, unit=" words")
-        _check_number("maximum records", self.max_records, RECORD_LIMITS, whole=True)
+        # Named as retrieve() names them, so a refusal says which argument to change.
+        checks.choice("question", self.question, QUESTIONS)
+        checks.choice("tenant", self.tenant, TENANTS)
+        checks.choice("store", self.store, STORE_CHOICES)
+        checks.flag("include_previous", self.include_previous)
+        checks.flag("keep_latest", self.keep_latest)
+        checks.number("max_age_hours", self.max_age_hours, minimum=MAX_AGES[0], maximum=MAX_AGES[1], unit="hours")
+        checks.number("recency_weight", self.recency_weight, minimum=RECENCY_WEIGHTS[0], maximum=RECENCY_WEIGHTS[1])
+        checks.whole("word_budget", self.word_budget, minimum=WORD_BUDGETS[0], maximum=WORD_BUDGETS[1], unit="words")
+        checks.whole("max_records", self.max_records, minimum=RECORD_LIMITS[0], maximum=RECORD_LIMITS[1])
 
     def scope_reason(self, record: MemoryRecord, newer: MemoryRecord | None) -> str | None:
         """The first scope filter, in order of precedence, that excludes `record`; None if it is in scope."""
@@ -574,11 +547,11 @@ class Retrieval:
 
     def stage(self, name: str) -> tuple[Candidate, ...]:
         """What the named stage holds: all records, those in scope, the ranking, or the tray."""
-        _check_choice("stage", name, STAGES)
+        checks.choice("stage", name, STAGES)
         return {"stored": self.stored, "scope": self.scoped, "ranking": self.ranking, "final": self.tray.candidates}[name]
 
     def candidate(self, record_id: str) -> Candidate:
-        _check_choice("record", record_id, tuple(candidate.id for candidate in self.candidates))
+        checks.choice("record", record_id, (candidate.id for candidate in self.candidates))
         return next(candidate for candidate in self.candidates if candidate.id == record_id)
 
     @property
@@ -604,17 +577,18 @@ def pack(ranked: Sequence[MemoryRecord], word_budget: int, max_records: int) -> 
         packing reached it. Records are taken whole or not at all.
 
     Raises:
-        ValueError: `ranked` is not a sequence of memory records, or the budget or the record limit is out of range.
+        lessonkit.checks.Refused: `ranked` is not a sequence of memory records, or the budget or the record limit is
+            out of range.
 
     Examples:
         >>> from lessonkit.lessons.working_memory import lesson, pack
         >>> pack([lesson().record("M5"), lesson().record("M6")], 20, 3)
         (('selected', 20), ('skipped', 11))
     """
-    _check_number("word budget", word_budget, WORD_BUDGETS, whole=True, unit=" words")
-    _check_number("maximum records", max_records, RECORD_LIMITS, whole=True)
+    checks.whole("word_budget", word_budget, minimum=WORD_BUDGETS[0], maximum=WORD_BUDGETS[1], unit="words")
+    checks.whole("max_records", max_records, minimum=RECORD_LIMITS[0], maximum=RECORD_LIMITS[1])
     if isinstance(ranked, (str, bytes)) or not all(isinstance(record, MemoryRecord) for record in ranked):
-        raise ValueError(f"ranked {ranked!r:.80} is not a sequence of memory records; allowed: MemoryRecord values in ranked order")
+        raise Refused("ranked", ranked, "MemoryRecord values in ranked order")
     visits = []
     room, taken = word_budget, 0
     for record in ranked:
@@ -660,7 +634,7 @@ def retrieve(
         Every candidate with its outcome and reason, the ranking, the tray and the coverage.
 
     Raises:
-        ValueError: A setting is not one the lesson offers, or is out of its range.
+        lessonkit.checks.Refused: A setting is not one the lesson offers, or is out of its range.
 
     Examples:
         >>> from lessonkit.lessons.working_memory import retrieve
@@ -670,7 +644,7 @@ def retrieve(
         >>> retrieve("rollback", recency_weight=2)
         Traceback (most recent call last):
         ...
-        ValueError: recency weight 2 is outside 0 to 1
+        lessonkit.checks.Refused: recency_weight is 2; allowed: 0 to 1
     """
     policy = Policy(
         question, tenant, store, include_previous, keep_latest, max_age_hours, recency_weight, word_budget, max_records
