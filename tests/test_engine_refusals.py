@@ -1,5 +1,6 @@
-"""Every public engine function refuses bad input with a ValueError that names the parameter, the
-value and what is allowed: never a bare TypeError, a KeyError or a silently wrong answer.
+"""Every public engine function refuses bad input with lessonkit.checks' Refused (a ValueError) that
+names the parameter, the value and what is allowed: never a bare TypeError, a KeyError or a silently
+wrong answer.
 
 Each row is one bad call a reader could type in a sample (a list where a name goes, a float budget,
 a missing time, a string where a number goes), with the words the refusal must contain.
@@ -11,6 +12,7 @@ import math
 
 import pytest
 
+from lessonkit.checks import Refused
 from lessonkit.lessons import context_compaction as compaction
 from lessonkit.lessons import context_compaction as compaction_session
 from lessonkit.lessons import context_compression as compression
@@ -68,23 +70,24 @@ REFUSALS = [
     # compaction
     ("Compaction(list)", lambda: Compaction(after_tokens=[3000], keep_recent_events=6), "after_tokens is [3000]; allowed: a whole number greater than 0"),
     ("Compaction(summarizer)", lambda: Compaction(after_invocations=4, overlap=1, summarizer=["x"]), "summarizer is ['x']; allowed: a dotted path"),
-    ("Manifest(package)", lambda: Manifest("agent", 7), "package 7 is not a package name"),
-    ("Manifest(kind)", lambda: Manifest(["agent"], "x"), "manifest kind ['agent'] is unknown; allowed: 'agent', 'workflow'"),
-    ("start(manifest)", lambda: compaction.start("agent.yaml"), "manifest 'agent.yaml' is not a Manifest"),
-    ("start(root)", lambda: compaction.start(Manifest("agent", "x"), root=["LlmAgent"]), "root ['LlmAgent'] is unknown; allowed: 'LlmAgent'"),
-    ("load_summarizer(path)", lambda: compaction.load_summarizer(7, "x"), "summarizer 7 is not a dotted name"),
-    ("load_summarizer(package)", lambda: compaction.load_summarizer(".terse", None), "package None is not a dotted name"),
+    ("Manifest(package)", lambda: Manifest("agent", 7), "package is 7; allowed: a dotted name such as 'support_bot'"),
+    ("Manifest(kind)", lambda: Manifest(["agent"], "x"), "kind is ['agent']; allowed: 'agent', 'workflow'"),
+    ("start(manifest)", lambda: compaction.start("agent.yaml"), "manifest is 'agent.yaml'; allowed: a Manifest"),
+    ("start(root)", lambda: compaction.start(Manifest("agent", "x"), root=["LlmAgent"]), "root is ['LlmAgent']; allowed: 'LlmAgent'"),
+    ("load_summarizer(path)", lambda: compaction.load_summarizer(7, "x"), "summarizer is 7; allowed: a non-empty string"),
+    ("load_summarizer(package)", lambda: compaction.load_summarizer(".terse", None), "package is None; allowed: a non-empty string"),
     ("adk_config_fields", lambda: compaction.adk_config_fields({"after_tokens": 3}), "compaction is {'after_tokens': 3}; allowed: a Compaction"),
     ("simulate(setting)", lambda: compaction_session.simulate({"after_tokens": 3000}), "compaction is {'after_tokens': 3000}; allowed: a Compaction"),
-    ("simulate(summarizer)", lambda: compaction_session.simulate(BY_SIZE, ["terse"]), "unknown summarizer ['terse']; allowed: 'terse', 'model'"),
-    ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="context-compaction"), "fixture 'context-compaction' is not a compaction Lesson"),
-    ("request(text)", lambda: compaction_session.simulate(BY_SIZE).request("3"), "request '3' is not in the run; allowed: 1 to 24"),
-    ("event(none)", lambda: compaction_session.lesson().event(None), "unknown event None; allowed: u1"),
+    ("simulate(summarizer)", lambda: compaction_session.simulate(BY_SIZE, ["terse"]), "summarizer is ['terse']; allowed: 'terse', 'model'"),
+    ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="context-compaction"), "fixture is 'context-compaction'; allowed: a compaction Lesson"),
+    ("request(text)", lambda: compaction_session.simulate(BY_SIZE).request("3"), "request is '3'; allowed: 1 to 24, whole numbers"),
+    ("event(none)", lambda: compaction_session.lesson().event(None), "event is None; allowed: 'u1'"),
 ]
 
 
 @pytest.mark.parametrize(("call", "words"), [pytest.param(call, words, id=name) for name, call, words in REFUSALS])
 def test_a_bad_argument_is_refused_by_name_value_and_what_is_allowed(call, words):
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(Refused) as refused:
         call()
     assert words in str(refused.value)
+    assert isinstance(refused.value, ValueError)

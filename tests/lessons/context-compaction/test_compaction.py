@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.engine import compaction_fixture
+from lessonkit.checks import Refused
 from lessonkit.fixtures import FixtureError, fixture_path, parse_fixture
 from lessonkit.lessons.context_compaction import (
     ADK_FIELDS,
@@ -68,6 +69,18 @@ def test_half_a_pair_is_refused_when_built_naming_the_field_written(written, mes
         Compaction(**written)
     assert refused.value.field == field and refused.value.moment == "build"
     assert str(refused.value) == f"Compaction sets `{field}` alone.\n{message}"
+
+
+def test_a_refusal_is_one_of_the_courses_refusals_carrying_the_field_the_value_and_what_is_allowed():
+    with pytest.raises(Refused) as refused:
+        Compaction(after_invocations=20)
+    assert isinstance(refused.value, Refusal)
+    assert (refused.value.name, refused.value.value) == ("after_invocations", 20)
+    assert refused.value.allowed == "`after_invocations` and `overlap` both, or neither"
+    with pytest.raises(Refusal) as refused:
+        Compaction(after_tokens=10, keep_recent_events=-1)
+    assert (refused.value.name, refused.value.value, refused.value.moment) == ("keep_recent_events", -1, "build")
+    assert refused.value.allowed == "a whole number, 0 or more, or None to leave it out"
 
 
 def test_the_turn_pairs_refusal_has_the_shape_of_the_size_pairs():
@@ -429,11 +442,11 @@ def test_the_session_logs_indexes_decide_as_reading_the_whole_log_would(size, tu
     ("call", "allowed"),
     [
         (lambda: simulate("by-size"), "compaction is 'by-size'; allowed: a Compaction"),
-        (lambda: simulate(BY_SIZE, "gpt"), "unknown summarizer 'gpt'; allowed: 'terse', 'model', or a Summarizer"),
-        (lambda: simulate(BY_SIZE).request(25), "request 25 is not in the run; allowed: 1 to 24"),
-        (lambda: lesson().event("x9"), "unknown event 'x9'; allowed: u1, c1"),
-        (lambda: Manifest("pipeline", "x"), "manifest kind 'pipeline' is unknown; allowed: 'agent', 'workflow'"),
-        (lambda: start(Manifest("agent", "x"), root="Graph"), "root 'Graph' is unknown; allowed: 'LlmAgent'"),
+        (lambda: simulate(BY_SIZE, "gpt"), "summarizer is 'gpt'; allowed: 'terse', 'model', or a Summarizer"),
+        (lambda: simulate(BY_SIZE).request(25), "request is 25; allowed: 1 to 24, whole numbers"),
+        (lambda: lesson().event("x9"), "event is 'x9'; allowed: 'u1', 'c1'"),
+        (lambda: Manifest("pipeline", "x"), "kind is 'pipeline'; allowed: 'agent', 'workflow'"),
+        (lambda: start(Manifest("agent", "x"), root="Graph"), "root is 'Graph'; allowed: 'LlmAgent'"),
     ],
 )
 def test_bad_input_names_the_value_and_what_is_allowed(call, allowed):

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lessonkit import checks
 from lessonkit.lessons.context_compaction.setting import Compaction
 
 # Rules of ADK's that the lesson does not play out, named so the page can cite them. Each has a
@@ -106,14 +107,13 @@ def adk_config_fields(compaction: Compaction) -> dict[str, Any]:
         ADK's field names with this setting's values; fields left out are not listed.
 
     Raises:
-        ValueError: `compaction` is not a Compaction.
+        lessonkit.checks.Refused: `compaction` is not a Compaction.
 
     Examples:
         >>> from lessonkit.lessons.context_compaction import Compaction, adk_config_fields
         >>> adk_config_fields(Compaction(after_tokens=3000, keep_recent_events=6))
         {'token_threshold': 3000, 'event_retention_size': 6}
     """
-    if not isinstance(compaction, Compaction):
-        raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - bad input is a ValueError
+    checks.instance("compaction", compaction, Compaction, "a Compaction")
     names = {row.field: row.adk_field for row in ADK_FIELDS if row.field != "summarizer"}
     return {names[field]: getattr(compaction, field) for field in names if getattr(compaction, field) is not None}

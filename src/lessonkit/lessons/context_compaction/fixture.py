@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lessonkit import checks
 from lessonkit.fixtures import Record, read_fixture
 from lessonkit.lessons.context_compaction.events import Attachment, Event
 from lessonkit.lessons.context_compaction.setting import Compaction, Refusal
@@ -69,10 +70,8 @@ class Lesson:
         return cls(record.text("title"), record.text("agent"), (attachment,), tuple(events), presets, labels)
 
     def event(self, event_id: str) -> Event:
-        for event in self.events:
-            if event.id == event_id:
-                return event
-        raise ValueError(f"unknown event {event_id!r}; allowed: {', '.join(e.id for e in self.events)}")
+        checks.choice("event", event_id, (event.id for event in self.events))
+        return next(event for event in self.events if event.id == event_id)
 
 
 def _check_order(row: Record, event: Event, before: list[Event]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lessonkit import checks
 from lessonkit.lessons.context_compaction.events import Attachment, Entry, Summary, weight
 from lessonkit.lessons.context_compaction.fixture import Lesson, lesson
 from lessonkit.lessons.context_compaction.in_view import attached_by_name, visible
@@ -78,8 +79,7 @@ class Run:
         return sum(request.uncompacted for request in self.requests)
 
     def request(self, number: int) -> Request:
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.requests):
-            raise ValueError(f"request {number!r} is not in the run; allowed: 1 to {len(self.requests)}")
+        checks.whole("request", number, minimum=1, maximum=len(self.requests))
         return self.requests[number - 1]
 
 
@@ -95,7 +95,7 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
         Every model request, every trigger check, and the session as written at the end.
 
     Raises:
-        ValueError: `compaction` is not a `Compaction`, or `summarizer` is not one.
+        lessonkit.checks.Refused: `compaction` is not a `Compaction`, or `summarizer` is not one.
 
     Examples:
         >>> from lessonkit.lessons.context_compaction import lesson, simulate
@@ -103,12 +103,10 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
         >>> run.tokens_sent, run.tokens_without, run.summarizer_calls
         (61564, 94060, 3)
     """
-    if not isinstance(compaction, Compaction):
-        raise ValueError(f"compaction is {compaction!r}; allowed: a Compaction")  # noqa: TRY004 - the course's bad input is a ValueError
+    checks.instance("compaction", compaction, Compaction, "a Compaction")
     writer = summarizer_named(summarizer)
     fixture = lesson() if fixture is None else fixture
-    if not isinstance(fixture, Lesson):
-        raise ValueError(f"fixture {fixture!r:.80} is not a compaction Lesson; allowed: a Lesson, or None for the lesson's own")  # noqa: TRY004
+    checks.instance("fixture", fixture, Lesson, "a compaction Lesson, or None for the lesson's own")
     session = SessionLog()
     prompts: dict[str, int] = {}
     requests: list[Request] = []

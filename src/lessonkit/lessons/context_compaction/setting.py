@@ -27,6 +27,8 @@ import importlib
 import re
 from dataclasses import dataclass
 
+from lessonkit import checks
+from lessonkit.checks import Refused
 from lessonkit.lessons.context_compaction.summarizers import AgentModel, Summarizer
 
 # The source's own words for half of the size pair; the turn pair is worded the same way.
@@ -62,12 +64,21 @@ LLM_ROOT = "LlmAgent"
 _DOTTED = re.compile(r"\.*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
-class Refusal(ValueError):
-    """A compaction setting refused, saying which field and at which moment (build or start)."""
+class Refusal(Refused):
+    """A compaction setting refused, saying which field and at which moment (build or start).
 
-    def __init__(self, field: str, moment: str, message: str) -> None:
-        self.field, self.moment = field, moment
-        super().__init__(message)
+    One of lessonkit.checks' refusals, carrying the field as its `name` (and `field`), the value
+    written and what is allowed; its message is the setting's own words when it has them, and
+    otherwise the one shape: ``overlap is -1; allowed: a whole number, 0 or more, ...``.
+    """
+
+    def __init__(self, field: str, moment: str, message: str | None = None, *, value: object = None, allowed: str | None = None) -> None:
+        super().__init__(field, value, allowed, message=message)
+        self.moment = moment
+
+    @property
+    def field(self) -> str:
+        return self.name
 
 
 @dataclass(frozen=True)
@@ -82,24 +93,28 @@ class Compaction:
 
     def __post_init__(self) -> None:
         for field, least in (("after_tokens", 1), ("keep_recent_events", 0), ("after_invocations", 1), ("overlap", 0)):
-            value = getattr(self, field)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
-                allowed = "a whole number greater than 0" if least else "a whole number, 0 or more"
-                raise Refusal(field, "build", f"{field} is {value!r}; allowed: {allowed}, or None to leave it out")
+            try:
+                checks.whole(field, getattr(self, field), minimum=least, optional=True)
+            except Refused as refused:
+                raise Refusal(field, "build", value=refused.value, allowed=refused.allowed) from None
         for when, how_much, message in PAIRS:
             written = [field for field in (when, how_much) if getattr(self, field) is not None]
             if len(written) == 1:
-                raise Refusal(written[0], "build", f"Compaction sets `{written[0]}` alone.\n{message}")
+                raise Refusal(
+                    written[0], "build", f"Compaction sets `{written[0]}` alone.\n{message}",
+                    value=getattr(self, written[0]), allowed=f"`{when}` and `{how_much}` both, or neither",
+                )
         if not (self.by_size or self.by_turns):
-            raise Refusal("compaction", "build", NO_TRIGGER_REFUSAL)
+            raise Refusal(
+                "compaction", "build", NO_TRIGGER_REFUSAL,
+                allowed="`after_tokens` with `keep_recent_events`, or `after_invocations` with `overlap`",
+            )
         if not isinstance(self.summarizer, str) or (
             self.summarizer and not (_DOTTED.fullmatch(self.summarizer) and "." in self.summarizer)
         ):
             raise Refusal(
-                "summarizer",
-                "build",
-                f"summarizer is {self.summarizer!r}; allowed: a dotted path such as '.summarizers.terse', "
-                "or '' for the agent's own model",
+                "summarizer", "build", value=self.summarizer,
+                allowed="a dotted path such as '.summarizers.terse', or '' for the agent's own model",
             )
 
     @property
@@ -124,14 +139,15 @@ class Manifest:
     compaction: Compaction | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in MANIFEST_KINDS:
-            raise ValueError(f"manifest kind {self.kind!r} is unknown; allowed: {', '.join(map(repr, MANIFEST_KINDS))}")
+        checks.choice("kind", self.kind, MANIFEST_KINDS)
         if not isinstance(self.package, str) or not self.package:
-            raise ValueError(f"package {self.package!r} is not a package name; allowed: a dotted name such as 'support_bot'")
-        if self.compaction is not None and not isinstance(self.compaction, Compaction):
-            raise ValueError(f"compaction is {self.compaction!r}; allowed: a Compaction, or None")
+            raise Refused("package", self.package, "a dotted name such as 'support_bot'")
+        checks.instance("compaction", self.compaction, (Compaction, type(None)), "a Compaction, or None")
         if self.kind == "workflow" and self.compaction is not None:
-            raise Refusal("compaction", "build", f"unknown field `compaction`: {WORKFLOW_REFUSAL}")
+            raise Refusal(
+                "compaction", "build", f"unknown field `compaction`: {WORKFLOW_REFUSAL}", value=self.compaction,
+                allowed="no `compaction` field in a workflow's manifest",
+            )
 
 
 @dataclass(frozen=True)
@@ -154,6 +170,7 @@ def load_summarizer(path: str, package: str) -> Summarizer:
         The summarizer the path names.
 
     Raises:
+        lessonkit.checks.Refused: `path` or `package` is not a non-empty string.
         lessonkit.lessons.context_compaction.Refusal: At start: the path does not import, or names something that is
             not a summarizer.
 
@@ -166,9 +183,8 @@ def load_summarizer(path: str, package: str) -> Summarizer:
         ...
         lessonkit.lessons.context_compaction.setting.Refusal: summarizer '.nope.Terse' does not import from package 'support_bot': ...
     """
-    for name, value in (("summarizer", path), ("package", package)):
-        if not isinstance(value, str) or not value:
-            raise ValueError(f"{name} {value!r} is not a dotted name; allowed: a non-empty string such as '.summarizers.terse'")
+    checks.text("summarizer", path)
+    checks.text("package", package)
     dots = len(path) - len(path.lstrip("."))
     module_path, _, attribute = path.rpartition(".")
     if len(module_path) < dots:  # ".terse": the attribute sits on the package itself
@@ -176,12 +192,18 @@ def load_summarizer(path: str, package: str) -> Summarizer:
     try:
         target = getattr(importlib.import_module(module_path, package if dots else None), attribute)
     except (ImportError, AttributeError, TypeError) as error:
-        raise Refusal("summarizer", "start", f"summarizer {path!r} does not import from package {package!r}: {error}") from None
+        raise Refusal(
+            "summarizer", "start", f"summarizer {path!r} does not import from package {package!r}: {error}", value=path,
+            allowed=f"a path that imports from package {package!r}",
+        ) from None
     if isinstance(target, type) and issubclass(target, Summarizer):
         return target()
     if isinstance(target, Summarizer):
         return target
-    raise Refusal("summarizer", "start", f"summarizer {path!r} names {target!r}, which is not a summarizer")
+    raise Refusal(
+        "summarizer", "start", f"summarizer {path!r} names {target!r}, which is not a summarizer", value=path,
+        allowed="a path to a Summarizer, or to a class of one",
+    )
 
 
 def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
@@ -195,7 +217,7 @@ def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
         The started pod, with the summarizer it will compact with (None without compaction).
 
     Raises:
-        ValueError: `root` is not a known agent class.
+        lessonkit.checks.Refused: `manifest` is not a Manifest, or `root` is not a known agent class.
         lessonkit.lessons.context_compaction.Refusal: At start: the summarizer path does not resolve, or the root has
             no model for the default summarizer.
 
@@ -210,15 +232,16 @@ def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
         lessonkit.lessons.context_compaction.setting.Refusal: compaction summarizes with the root agent's model, ...
         Remove the `compaction` block, or return an LlmAgent from build().
     """
-    if not isinstance(manifest, Manifest):
-        raise ValueError(f"manifest {manifest!r} is not a Manifest; allowed: a Manifest")  # noqa: TRY004 - bad input is a ValueError
-    if root not in ROOTS:
-        raise ValueError(f"root {root!r} is unknown; allowed: {', '.join(map(repr, ROOTS))}")
+    checks.instance("manifest", manifest, Manifest, "a Manifest")
+    checks.choice("root", root, ROOTS)
     compaction = manifest.compaction
     if compaction is None:
         return Pod(manifest, root, None)
     if compaction.own_summarizer:  # ADK never asks what the root is when it has a summarizer
         return Pod(manifest, root, load_summarizer(compaction.summarizer, manifest.package))
     if root != LLM_ROOT:
-        raise Refusal("compaction", "start", ROOT_REFUSAL.format(root=root))
+        raise Refusal(
+            "compaction", "start", ROOT_REFUSAL.format(root=root), value=root,
+            allowed=f"a {LLM_ROOT} root, or a summarizer of the setting's own",
+        )
     return Pod(manifest, root, AgentModel())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from lessonkit import checks
 from lessonkit.lessons.context_compaction.events import Entry, Summary, write_summary
 
 
@@ -71,7 +72,7 @@ def summarizer_named(name: str | Summarizer) -> Summarizer:
         name: ``"terse"``, ``"model"``, or a `Summarizer`.
 
     Raises:
-        ValueError: `name` is neither a built-in summarizer's name nor a summarizer.
+        lessonkit.checks.Refused: `name` is neither a built-in summarizer's name nor a summarizer.
 
     Examples:
         >>> from lessonkit.lessons.context_compaction import summarizer_named
@@ -80,10 +81,9 @@ def summarizer_named(name: str | Summarizer) -> Summarizer:
         >>> summarizer_named("gpt")
         Traceback (most recent call last):
         ...
-        ValueError: unknown summarizer 'gpt'; allowed: 'terse', 'model', or a Summarizer
+        lessonkit.checks.Refused: summarizer is 'gpt'; allowed: 'terse', 'model', or a Summarizer
     """
     if isinstance(name, Summarizer):
         return name
-    if not isinstance(name, str) or name not in _BUILT_IN:
-        raise ValueError(f"unknown summarizer {name!r}; allowed: {', '.join(map(repr, SUMMARIZERS))}, or a Summarizer")
-    return _BUILT_IN[name]()
+    allowed = f"{', '.join(map(repr, SUMMARIZERS))}, or a Summarizer"
+    return _BUILT_IN[checks.choice("summarizer", name, _BUILT_IN, allowed=allowed)]()
