@@ -186,7 +186,7 @@ def compression_with(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]
         (lambda d: d.update(lesson="compression"),
          'context-compression.json: top level: field \'lesson\' is "compression"; allowed: "context-compression"'),
         (lambda d: d["turns"][4].update(id="S"), "context-compression.json: turns[4] (S): field 'id' is 'S', which is already taken"),
-        (lambda d: d.update(duration_s=float("inf")), "context-compression.json: top level: field 'duration_s' must be a finite number, not inf"),
+        (lambda d: d.update(duration_s=float("inf")), "context-compression.json: top level: field 'duration_s' is Infinity; allowed: a number greater than 0"),
     ],
 )
 def test_a_compression_fixture_that_would_replay_wrongly_is_refused(change, message):

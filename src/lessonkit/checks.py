@@ -149,8 +149,9 @@ class Refused(ValueError):
     """A value refused: `name` says what it was for, `value` what it was, `allowed` what is allowed.
 
     Its message is ``{called} {problem}; allowed: {allowed}``: `called` is how the name reads
-    (``budget``, ``parameter 'budget'``, ``field 'tokens'``), and `problem` is ``is {value}``
-    spelled as the value came (Python or JSON), or ``is missing``. `problems` holds every
+    (``budget``, ``parameter 'budget'``), and `problem` is ``is {value}`` spelled as the value
+    came (Python or JSON), or ``is missing``; a caller that names the input its own way (a
+    fixture's file, record and field) reads `problem` and `allowed`. `problems` holds every
     distinct problem when `together` refused several at once, and is just this one otherwise.
 
     A subclass of ValueError: every bad input in the course is one, so a caller catches one kind.
@@ -165,6 +166,7 @@ class Refused(ValueError):
     name: str
     value: Any
     allowed: str | None
+    problem: str
     problems: tuple[Refused, ...]
 
     def __init__(
@@ -180,9 +182,10 @@ class Refused(ValueError):
     ) -> None:
         self.name, self.value, self.allowed = name, value, allowed
         self.problems = (self,)
+        if problem is None:
+            problem = "is missing" if value is MISSING else f"is {spell(value)}"
+        self.problem = problem
         if message is None:
-            if problem is None:
-                problem = "is missing" if value is MISSING else f"is {spell(value)}"
             message = f"{cut(name) if called is None else called} {problem}"
             if allowed is not None:
                 message += f"; allowed: {allowed}"
@@ -486,7 +489,15 @@ def text(
     return value
 
 
-def instance(name: str, value: Any, kind: type | tuple[type, ...], described: str, *, called: str | None = None) -> Any:
+def instance(
+    name: str,
+    value: Any,
+    kind: type | tuple[type, ...],
+    described: str,
+    *,
+    called: str | None = None,
+    spell: Spelling = python_spelling,
+) -> Any:
     """`value` when it is a `kind`.
 
     Args:
@@ -495,6 +506,7 @@ def instance(name: str, value: Any, kind: type | tuple[type, ...], described: st
         kind: The type, or types, allowed.
         described: What is allowed, in words ("a Window").
         called: How the refusal reads the name, when not as `name`.
+        spell: How the refusal writes a value.
 
     Raises:
         Refused: `value` is not a `kind`.
@@ -507,5 +519,5 @@ def instance(name: str, value: Any, kind: type | tuple[type, ...], described: st
         lessonkit.checks.Refused: window is []; allowed: a tuple of turns
     """
     if not isinstance(value, kind):
-        _refuse(name, value, described, called, python_spelling)
+        _refuse(name, value, described, called, spell)
     return value

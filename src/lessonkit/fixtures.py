@@ -8,22 +8,34 @@ searched so an editable install and an installed wheel behave alike.
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from lessonkit import checks
+from lessonkit.checks import MISSING, Refused, json_spelling
 
 _PACKAGED = Path(__file__).parent / "fixtures"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "fixtures"
 
 
-class FixtureError(ValueError):
-    """A fixture that cannot be used, with the place of the problem spelled out."""
+class FixtureError(Refused):
+    """A fixture that cannot be used, with the place of the problem spelled out: the file, the record and the field.
 
-    def __init__(self, source: str, where: str, field: str, problem: str) -> None:
-        self.source, self.where, self.field = source, where, field
-        super().__init__(f"{source}: {where}: field '{field}' {problem}")
+    One of lessonkit.checks' refusals: its `name` (and `field`) is the field, `value` what the
+    file holds there, and `allowed` what is allowed when a check words it; values are spelled as
+    JSON writes them, since that is what the author wrote.
+    """
+
+    def __init__(self, source: str, where: str, field: str, problem: str, *, value: Any = None, allowed: str | None = None) -> None:
+        self.source, self.where = source, where
+        said = f"{source}: {where}: field '{field}' {problem}" + ("" if allowed is None else f"; allowed: {allowed}")
+        super().__init__(field, value, allowed, problem=problem, message=said)
+
+    @property
+    def field(self) -> str:
+        return self.name
 
 
 def fixture_path(name: str) -> Path:
@@ -66,9 +78,7 @@ def read_fixture(name: str) -> Record:
     record = parse_fixture(path.read_text(encoding="utf-8"), source=path.name)
     # One id names a lesson's fixture, package, page and storage: a fixture copied from another
     # lesson and renamed would otherwise load, and be read as this lesson's data.
-    declared = record.text("lesson")
-    if declared != name:
-        raise record.fail("lesson", f"is {declared!r}; allowed: {name!r}, the lesson whose fixture this file is")
+    record.choice("lesson", (name,), words=f"{json_spelling(name)}, the lesson whose fixture this file is")
     return record
 
 
@@ -101,14 +111,14 @@ def parse_fixture(text: str, source: str) -> Record:
         >>> record.children("turns")[0].whole("tokens")
         Traceback (most recent call last):
         ...
-        lessonkit.fixtures.FixtureError: demo.json: turns[0] (T1): field 'tokens' must be a whole number greater than 0, not -1
+        lessonkit.fixtures.FixtureError: demo.json: turns[0] (T1): field 'tokens' is -1; allowed: a whole number greater than 0
     """
     try:
         data = json.loads(text, object_pairs_hook=_object)
     except json.JSONDecodeError as error:
         raise FixtureError(source, f"line {error.lineno}", "(document)", f"is not valid JSON: {error.msg}") from None
     if not isinstance(data, dict):
-        raise FixtureError(source, "top level", "(document)", "must be a JSON object")
+        raise FixtureError(source, "top level", "(document)", f"is {json_spelling(data)}", value=data, allowed="a JSON object")
     return Record(source, "top level", data)
 
 
@@ -129,39 +139,32 @@ class Record:
         """Refuse any field but `fields`: a misspelt optional field would otherwise be ignored silently."""
         for field in self.data:
             if field not in fields:
-                raise self.fail(field, f"is not a field of this record; allowed: {', '.join(fields)}")
+                raise self.fail(field, "is not a field of this record", allowed=", ".join(fields))
 
-    def fail(self, field: str, problem: str) -> FixtureError:
-        return FixtureError(self.source, self.where, field, problem)
+    def fail(self, field: str, problem: str, *, allowed: str | None = None) -> FixtureError:
+        """The error for `problem` with `field` of this record, naming the file, the record and the field."""
+        return FixtureError(self.source, self.where, field, problem, value=self.data.get(field), allowed=allowed)
 
-    def _get(self, field: str) -> Any:
-        if field not in self.data:
-            raise self.fail(field, "is missing")
-        return self.data[field]
+    def _checked(self, field: str, check: Callable[..., Any], *args: Any, **options: Any) -> Any:
+        # Every field is checked by lessonkit.checks, its value spelled as JSON; a field left out
+        # is given as MISSING, so it is refused as "is missing" with what the check allows.
+        try:
+            return check(field, self.data.get(field, MISSING), *args, spell=json_spelling, **options)
+        except Refused as refused:
+            raise self._refused(field, refused) from None
+
+    def _refused(self, field: str, refused: Refused) -> FixtureError:
+        return FixtureError(self.source, self.where, field, refused.problem, value=refused.value, allowed=refused.allowed)
 
     def text(self, field: str) -> str:
-        value = self._get(field)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(field, f"must be a non-empty string, not {value!r}")
-        return value
+        return self._checked(field, checks.text)
 
-    def number(self, field: str, *, above: float | None = None) -> float:
-        value = self._get(field)
-        # bool is an int subclass in Python; `true` is never a sensible quantity.
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(field, f"must be a number, not {value!r}")
-        # Python's JSON reader accepts NaN and Infinity, which no browser's JSON.parse does.
-        if not math.isfinite(value):
-            raise self.fail(field, f"must be a finite number, not {value!r}")
-        if above is not None and not value > above:
-            raise self.fail(field, f"must be greater than {above:g}, not {value!r}")
-        return value
+    def number(self, field: str, *, above: float | None = None, minimum: float | None = None, unit: str = "") -> float:
+        # Python's JSON reader accepts NaN and Infinity, which no browser's JSON.parse does: refused too.
+        return self._checked(field, checks.number, above=above, minimum=minimum, unit=unit)
 
     def whole(self, field: str, *, above: int = 0) -> int:
-        value = self.number(field)
-        if not isinstance(value, int) or value <= above:
-            raise self.fail(field, f"must be a whole number greater than {above}, not {value!r}")
-        return value
+        return self._checked(field, checks.whole, minimum=above + 1)
 
     def optional_text(self, field: str) -> str | None:
         """A non-empty string, or None when the field is absent or null."""
@@ -170,45 +173,37 @@ class Record:
         return self.text(field)
 
     def flag(self, field: str) -> bool:
-        value = self._get(field)
         # Only JSON true or false: 0, 1 or "yes" would hide a typo.
-        if not isinstance(value, bool):
-            raise self.fail(field, f"must be true or false, not {value!r}")
-        return value
+        return self._checked(field, checks.flag)
 
-    def choice(self, field: str, allowed: Iterable[Any]) -> Any:
-        allowed = tuple(allowed)
-        value = self._get(field)
-        if value not in allowed:
-            listed = ", ".join(json.dumps(option) for option in allowed)
-            raise self.fail(field, f"is {json.dumps(value)}; allowed: {listed}")
-        return value
+    def choice(self, field: str, allowed: Iterable[Any], *, words: str | None = None) -> Any:
+        """One of `allowed`, compared by type too (true is not 1); `words` say what is allowed when its list would not."""
+        return self._checked(field, checks.choice, allowed, allowed=words)
 
     def child(self, field: str) -> Record:
-        value = self._get(field)
-        if not isinstance(value, dict):
-            raise self.fail(field, "must be a JSON object")
+        value = self._checked(field, checks.instance, dict, "a JSON object")
         return Record(self.source, f"{self.where} > {field}", value)
 
     def children(self, field: str, *, label: str = "id") -> list[Record]:
-        value = self._get(field)
+        value = self.data.get(field, MISSING)
         if not isinstance(value, list) or not value:
-            raise self.fail(field, "must be a non-empty list")
+            raise self._refused(field, Refused(field, value, "a non-empty list of JSON objects", spell=json_spelling))
         records = []
         for index, item in enumerate(value):
             if not isinstance(item, dict):
-                raise self.fail(f"{field}[{index}]", "must be a JSON object")
+                raise self._refused(f"{field}[{index}]", Refused(field, item, "a JSON object", spell=json_spelling))
             name = item.get(label)
             where = f"{field}[{index}]" + (f" ({name})" if isinstance(name, str) else "")
             records.append(Record(self.source, where, item))
         return records
 
     def whole_list(self, field: str) -> tuple[int, ...]:
-        value = self._get(field)
+        value = self.data.get(field, MISSING)
         if (
             not isinstance(value, list)
             or not value
             or any(isinstance(item, bool) or not isinstance(item, int) or item <= 0 for item in value)
         ):
-            raise self.fail(field, f"must be a non-empty list of whole numbers above 0, not {value!r}")
+            raise self._refused(field, Refused(field, value, "a non-empty list of whole numbers greater than 0", spell=json_spelling))
         return tuple(value)
+

@@ -466,7 +466,7 @@ def fixture_with(change):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["events"][1].update(tokens=0), r"events\[1\] \(c1\): field 'tokens' must be a whole number greater than 0"),
+        (lambda d: d["events"][1].update(tokens=0), r"events\[1\] \(c1\): field 'tokens' is 0; allowed: a whole number greater than 0$"),
         (
             lambda d: d["events"][2].update(call="c7"),
             r"events\[2\] \(r1\): field 'call' is 'c7'; a tool response answers the call just before it",

@@ -326,9 +326,7 @@ class Lesson:
         text = row.text("text")
         if not tokenize(text):
             raise row.fail("text", f"is {text!r}, which has no term once stop words are removed")
-        age = row.number("age_hours")
-        if not (math.isfinite(age) and age >= 0):
-            raise row.fail("age_hours", f"must be a number of hours from 0 up, not {age!r}")
+        age = row.number("age_hours", minimum=0, unit="hours")
         declared = row.child("supports")
         for name in declared.data:
             if name not in questions:
