@@ -93,6 +93,13 @@ def test_a_panel_checks_every_parameter_once_and_leaves_the_readers_text_out():
         panel.view(panel.defaults(), {"set_overlap": True, "overlap": 30, "time": 0} | {"overlap": 3.5})
 
 
+def test_a_control_whose_default_it_would_refuse_is_refused_when_declared():
+    with pytest.raises(Refused, match=r"^choice 'budget': its default is 30; allowed: 24, 36$"):
+        Choice("budget", "Budget", (Option(24, "24"), Option(36, "36")), default=30)
+    with pytest.raises(Refused, match=r"^number 'age': its default is 800; allowed: 0 to 720 hours$"):
+        Number("age", "Maximum age", 0, 720, 800, unit="hours")
+
+
 def test_a_panel_refuses_a_toggle_that_enables_nothing_it_has_and_a_timeline_without_playback_words():
     with pytest.raises(ValueError, match="enables 'missing', which is not a control"):
         demo_panel(controls=(Toggle("t", "T", enables=("missing",)),))

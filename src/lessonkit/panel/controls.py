@@ -56,8 +56,9 @@ class Choice:
     kind: str = field(default="choice", init=False)
 
     def __post_init__(self) -> None:
-        if not any(option.value == self.default for option in self.options):
-            raise ValueError(f"choice '{self.name}': its default {json_spelling(self.default)} is not one of its options")
+        options = [option.value for option in self.options]
+        called = f"choice '{self.name}': its default"
+        checks.choice("default", self.default, options, called=called, spell=json_spelling, numbers_alike=True)
 
     def allowed(self) -> str:
         return ", ".join(json_spelling(option.value) for option in self.options)
@@ -97,8 +98,10 @@ class _Quantity:
     unit: str = ""
 
     def __post_init__(self) -> None:
-        if not self.minimum <= self.default <= self.maximum:
-            raise ValueError(f"{self.kind} '{self.name}': its default {self.default:g} is outside {self.minimum:g} to {self.maximum:g}")
+        checks.number(
+            "default", self.default, minimum=self.minimum, maximum=self.maximum, unit=self.unit,
+            called=f"{self.kind} '{self.name}': its default", spell=json_spelling,
+        )
 
     def allowed(self) -> str:
         return checks.number_allowed(self.minimum, self.maximum, None, self.step, self.unit)
