@@ -14,6 +14,8 @@ from importlib import import_module
 from types import ModuleType
 
 import lessonkit.lessons
+from lessonkit import checks
+from lessonkit.checks import Refused
 from lessonkit.panel import Panel
 
 # A lesson id is lower-case words joined by hyphens, so that one rule turns it into a package name.
@@ -26,7 +28,7 @@ def package_name(lesson_id: str) -> str:
     """The package of the lesson `lesson_id`, by the one rule: ``-`` becomes ``_``.
 
     Raises:
-        ValueError: `lesson_id` is not lower-case words joined by hyphens.
+        lessonkit.checks.Refused: `lesson_id` is not lower-case words joined by hyphens.
 
     Examples:
         >>> from lessonkit.registry import package_name
@@ -34,7 +36,7 @@ def package_name(lesson_id: str) -> str:
         'lessonkit.lessons.context_compaction'
     """
     if not isinstance(lesson_id, str) or not LESSON_ID.fullmatch(lesson_id):
-        raise ValueError(f"lesson id {lesson_id!r} is not one; allowed: lower-case words joined by hyphens, such as 'working-memory'")
+        raise Refused("lesson_id", lesson_id, "lower-case words joined by hyphens, such as 'working-memory'")
     return f"{lessonkit.lessons.__name__}.{lesson_id.replace('-', '_')}"
 
 
@@ -54,10 +56,9 @@ def lesson_package(lesson_id: str) -> ModuleType:
     """The package of lesson `lesson_id`, imported: its engine's public names.
 
     Raises:
-        ValueError: No lesson has that id; the message lists those that exist.
+        lessonkit.checks.Refused: No lesson has that id; the message lists those that exist.
     """
-    if lesson_id not in lesson_ids():
-        raise ValueError(f"unknown lesson {lesson_id!r}; allowed: {', '.join(map(repr, lesson_ids()))}")
+    checks.choice("lesson_id", lesson_id, lesson_ids())
     return import_module(package_name(lesson_id))
 
 
@@ -70,7 +71,7 @@ def panel_module(panel_id: str) -> str:
     """The module that holds the panel `panel_id`'s ``PANEL``, by name, not imported.
 
     Raises:
-        ValueError: No panel has that name; the message lists those that exist.
+        lessonkit.checks.Refused: No panel has that name; the message lists those that exist.
 
     Examples:
         >>> from lessonkit.registry import panel_module
@@ -79,8 +80,7 @@ def panel_module(panel_id: str) -> str:
     """
     if panel_id in PLATFORM_PANELS:
         return PLATFORM_PANELS[panel_id].split(":")[0]
-    if panel_id not in lesson_ids():
-        raise ValueError(f"unknown lesson panel {panel_id!r}; allowed: {', '.join(map(repr, panel_ids()))}")
+    checks.choice("panel", panel_id, panel_ids())
     return f"{package_name(panel_id)}.panel"
 
 
@@ -88,7 +88,7 @@ def panel(panel_id: str) -> Panel:
     """The panel named `panel_id`: a lesson's, or one of the platform's own.
 
     Raises:
-        ValueError: No panel has that name; the message lists those that exist.
+        lessonkit.checks.Refused: No panel has that name; the message lists those that exist.
 
     Examples:
         >>> from lessonkit.registry import panel

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from lessonkit import checks
+from lessonkit.checks import Refused, json_spelling
 from lessonkit.registry import panel, panel_ids
 from lessonkit.samples import PageSamples, SampleFailed
 
@@ -25,12 +27,9 @@ def answer(request: str) -> str:
     try:
         asked = json.loads(request)
         if not isinstance(asked, dict) or "lesson" not in asked or "params" not in asked:
-            raise ValueError(
-                f"a view request is an object with 'lesson', 'params' and optionally 'baseline' and 'export', not {request[:200]}"
-            )
-        with_export = asked.get("export", True)
-        if not isinstance(with_export, bool):
-            raise ValueError(f"a view request's 'export' is true or false, not {json.dumps(with_export)}")
+            allowed = "an object with 'lesson', 'params' and optionally 'baseline' and 'export'"
+            raise Refused("request", asked, allowed, called="a view request", spell=json_spelling)
+        with_export = checks.flag("export", asked.get("export", True), called="a view request's 'export'", spell=json_spelling)
         view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
     except ValueError as error:  # every Refused is a ValueError; json's error too
         return json.dumps({"ok": False, "error": str(error)})
