@@ -81,6 +81,8 @@ REFUSALS = [
     ("simulate(summarizer)", lambda: compaction_session.simulate(BY_SIZE, ["terse"]), "summarizer is ['terse']; allowed: 'terse', 'model'"),
     ("simulate(fixture)", lambda: compaction_session.simulate(BY_SIZE, fixture="context-compaction"), "fixture is 'context-compaction'; allowed: a compaction Lesson"),
     ("request(text)", lambda: compaction_session.simulate(BY_SIZE).request("3"), "request is '3'; allowed: 1 to 24, whole numbers"),
+    ("Moment(when)", lambda: compaction.Moment("during turn", 3), "a moment's when is 'during turn'; allowed: 'before request', 'after turn'"),
+    ("Moment(number)", lambda: compaction.Moment.after_turn(0), "a moment's number is 0; allowed: a whole number greater than 0"),
     ("event(none)", lambda: compaction_session.lesson().event(None), "event is None; allowed: 'u1'"),
 ]
 

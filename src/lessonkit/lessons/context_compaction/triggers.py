@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from lessonkit import checks
 from lessonkit.lessons.context_compaction.events import Entry, Event, Summary
 from lessonkit.lessons.context_compaction.session_log import SessionLog
 from lessonkit.lessons.context_compaction.setting import Compaction
@@ -73,10 +74,8 @@ class Moment:
     number: int
 
     def __post_init__(self) -> None:
-        if self.when not in (BEFORE_REQUEST, AFTER_TURN):
-            raise ValueError(f"a moment's when is {self.when!r}; allowed: {BEFORE_REQUEST!r}, {AFTER_TURN!r}")
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise ValueError(f"a moment's number is {self.number!r}; allowed: a whole number greater than 0")
+        checks.choice("when", self.when, (BEFORE_REQUEST, AFTER_TURN), called="a moment's when")
+        checks.whole("number", self.number, minimum=1, called="a moment's number")
 
     @classmethod
     def before_request(cls, number: int) -> Moment:
