@@ -53,7 +53,7 @@ test-fast: $(INSTALLED) lint test-js
 # imported), the engines in CPython, and the build, which bench/run.py times itself. Prints the
 # table and writes bench/results.json; `make bench BENCH_ARGS=--readme` also updates the README.
 bench: $(INSTALLED) $(NODE_READY)
-	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 $(INSTALLED): pyproject.toml | tools
 	$(PYTHON) -m venv $(VENV)

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from pages import Control, PanelPage, Step, after
 from playwright.sync_api import Error as PlaywrightError
 
+from bench.pages import Control, PanelPage, Step, after
 from lessonkit.authoring import local_site
 from lessonkit.authoring.local_site import CHROMIUM, CHROMIUM_ARGS, SiteHandler
 

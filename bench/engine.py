@@ -15,7 +15,7 @@ linear is about 10 at 10x and 100 at 100x. Where the modelled system itself does
 the work on a k times longer input (compaction's summaries), that count is reported beside the time
 (`WORK`), so a superlinear growth can be told apart from a superlinear engine.
 
-Each measurement runs in its own process under a time limit (`python bench/engine.py ENGINE SCALE`
+Each measurement runs in its own process under a time limit (`python -m bench.engine ENGINE SCALE`
 prints one JSON object), so an engine that grows badly is reported as "over the limit" rather than
 stalling the benchmark.
 """
@@ -34,6 +34,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+# The checkout: `python -m bench.engine` runs from it, so a measurement imports this module as the bench does.
+ROOT = Path(__file__).resolve().parents[1]
 SCALES = (1, 10, 100)
 MODULES = {"compression": "lessons.context_compression", "retrieval": "lessons.working_memory", "compaction": "lessons.context_compaction"}
 LIMIT_S = 10.0  # per engine and scale, in its own process
@@ -179,8 +181,8 @@ def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dic
                     break
             try:
                 done = subprocess.run(
-                    [sys.executable, str(Path(__file__)), engine, str(scale)],
-                    capture_output=True, text=True, timeout=limit_s, check=True,
+                    [sys.executable, "-m", "bench.engine", engine, str(scale)],
+                    cwd=ROOT, capture_output=True, text=True, timeout=limit_s, check=True,
                 )
                 row = json.loads(done.stdout)
             except subprocess.TimeoutExpired:

@@ -36,13 +36,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import engine as engine_cost
-import report
-from browser import Browser, Load, served
-from pages import PanelPage, scan, walk
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from bench import engine as engine_cost
+from bench import report
+from bench.browser import Browser, Load, served
+from bench.pages import PanelPage, scan, walk
 from lessonkit.authoring.local_site import launch_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
