@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from bench.pages import Control, PanelPage, Step, after
 from lessonkit.authoring import local_site
-from lessonkit.authoring.local_site import CHROMIUM, CHROMIUM_ARGS, SiteHandler
+from lessonkit.authoring.local_site import SiteHandler
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"
@@ -378,9 +378,7 @@ class Browser:
         WebAssembly, so every "repeat" visit would fetch it again.
         """
         with tempfile.TemporaryDirectory(prefix="lessonkit-bench-profile-") as profile:
-            context = self.playwright.chromium.launch_persistent_context(
-                profile, executable_path=str(CHROMIUM), headless=True, args=list(CHROMIUM_ARGS), **CONTEXT_OPTIONS
-            )
+            context = local_site.launch_chromium_with_profile(self.playwright, profile, **CONTEXT_OPTIONS)
             context.add_init_script(INSTRUMENT)
             try:
                 return self._repeat(context, panel)

@@ -118,9 +118,18 @@ def find_chromium(playwright: Any | None = None) -> Path | None:
     return own if own is not None and own.exists() else None
 
 
-def launch_chromium(playwright: Any) -> Any:
-    """The Chromium `find_chromium` finds, through Playwright; never one Playwright would download now."""
+def _launch_options(playwright: Any) -> dict[str, Any]:
     chromium = find_chromium(playwright)
     if chromium is None:
         raise FileNotFoundError("no Chromium to drive: run make browser, which installs one or says how")
-    return playwright.chromium.launch(executable_path=str(chromium), headless=True, args=list(CHROMIUM_ARGS))
+    return {"executable_path": str(chromium), "headless": True, "args": list(CHROMIUM_ARGS)}
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """The Chromium `find_chromium` finds, through Playwright; never one Playwright would download now."""
+    return playwright.chromium.launch(**_launch_options(playwright))
+
+
+def launch_chromium_with_profile(playwright: Any, profile: Path | str, **context_options: Any) -> Any:
+    """The same Chromium as `launch_chromium`, as one context keeping its profile (and HTTP cache) in `profile`."""
+    return playwright.chromium.launch_persistent_context(str(profile), **_launch_options(playwright), **context_options)
