@@ -22,6 +22,8 @@ WIDTHS = {"1280 px wide": 1280, "390 px wide": 390}
 PX = 1.0
 # The labels' line starts just under the slider's box (which holds Chromium's own tick marks).
 MOST_GAP_PX = 6.0
+# Closer than this, "10" and "11" read as "1011".
+LEAST_SPACE_PX = 2.0
 
 
 def thumb_centre(cdp: Any, slider_id: str) -> float:
@@ -43,7 +45,7 @@ def thumb_centre(cdp: Any, slider_id: str) -> float:
 
 
 def ticks_geometry(panel_page: PanelPage) -> dict[str, Any]:
-    """The slider's box, the thumb's centre at the track's ends, and every label's box."""
+    """The slider's box, the thumb's centre at the track's ends, and every label's box and whether it is shown."""
     page, timeline = panel_page.page, panel_page.spec.timeline
     slider = panel_page.timeline
     cdp = page.context.new_cdp_session(page)
@@ -54,19 +56,29 @@ def ticks_geometry(panel_page: PanelPage) -> dict[str, Any]:
         slider.evaluate("(slider, value) => { slider.value = String(value); }", value)
         ends.append(thumb_centre(cdp, slider_id))
     slider.evaluate("slider => { slider.value = '0'; }")
-    labels = panel_page.panel.locator(".lk-tick")
-    return {"slider": slider.bounding_box(), "ends": ends, "labels": [labels.nth(i).bounding_box() for i in range(labels.count())]}
+    labels = [panel_page.panel.locator(".lk-tick").nth(index) for index in range(len(timeline.marks))]
+    return {
+        "slider": slider.bounding_box(),
+        "ends": ends,
+        "labels": [label.bounding_box() for label in labels],
+        "shown": [label.is_visible() for label in labels],
+    }
+
+
+def opened(open_context: Any, panel_paths: dict[str, str], lesson: str, width: int) -> tuple[PanelPage, dict[str, Any]]:
+    context = open_context(reduced_motion="reduce", viewport={"width": width, "height": 900})
+    panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
+    # The shell draws the timeline from the spec; the engine need not have started.
+    expect(panel_page.panel.locator(".lk-tick")).to_have_text([mark.tick or mark.name for mark in panel_page.spec.timeline.marks])
+    panel_page.timeline.scroll_into_view_if_needed()
+    return panel_page, ticks_geometry(panel_page)
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
 def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls(open_context, panel_paths, lesson, width):
-    context = open_context(reduced_motion="reduce", viewport={"width": width, "height": 900})
-    panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
+    panel_page, found = opened(open_context, panel_paths, lesson, width)
     timeline = panel_page.spec.timeline
-    expect(panel_page.panel.locator(".lk-tick")).to_have_text([mark.tick or mark.name for mark in timeline.marks])
-    panel_page.timeline.scroll_into_view_if_needed()
-    found = ticks_geometry(panel_page)
     slider, (start, end) = found["slider"], found["ends"]
     bottom, left, right = slider["y"] + slider["height"], slider["x"], slider["x"] + slider["width"]
     problems = []
@@ -87,3 +99,17 @@ def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls
         if abs(off) > PX:
             problems.append(f"{name} {where} {off:+.1f} px from its tick at x={tick:.1f}")
     assert not problems, f"{lesson} at {width} px, slider x={left:.1f}..{right:.1f}, bottom y={bottom:.1f}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
+@pytest.mark.parametrize("lesson", WITH_TIMELINES)
+def test_the_tick_labels_shown_never_run_into_each_other(open_context, panel_paths, lesson, width):
+    panel_page, found = opened(open_context, panel_paths, lesson, width)
+    shown = [(mark, label) for mark, label, visible in zip(panel_page.spec.timeline.marks, found["labels"], found["shown"], strict=True) if visible]
+    assert shown, f"{lesson} at {width} px shows no tick label"
+    touching = [
+        f"{(one.tick or one.name)!r} ends at x={a['x'] + a['width']:.1f}, {(two.tick or two.name)!r} starts at x={b['x']:.1f}"
+        for (one, a), (two, b) in zip(shown, shown[1:], strict=False)
+        if a["x"] + a["width"] + LEAST_SPACE_PX > b["x"]
+    ]
+    assert not touching, f"{lesson} at {width} px:\n" + "\n".join(touching)
