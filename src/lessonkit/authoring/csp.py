@@ -13,18 +13,18 @@ never runs. Everything else may come only from the page's own origin:
 - ``img-src 'self' data:``: Material's icons are SVG data URLs inside its own stylesheet;
 - ``object-src 'none'``, ``base-uri 'self'``, ``form-action 'self'``: nothing a page needs elsewhere.
 
-Under ``mkdocs serve`` (``make serve``), and only there, a served page's policy also lists the hash
-of the live-reload script the development server writes into it (`on_serve`), so an author's edit
-reloads the page and the console stays clean; the built site allows no such script.
-
 A worker started from a file of the site takes its policy from that file's response headers, not
 from the page, so a host that can send headers should send `header_policy()` with every file; the
 browser tests do, and Pyodide boots under it.
+
+Under `mkdocs serve` only, each page as served also allows the one live-reload script the server
+writes into it (`allowing_live_reload`); the built site never does.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import re
 from typing import Any
@@ -113,37 +113,49 @@ def on_post_template(output_content: str, template_name: str, config: Any) -> st
     return declare(output_content, template_name) if template_name.endswith(".html") else output_content
 
 
-# `mkdocs serve` writes its live-reload script into each page as it serves it, after every hook has
-# run, with the build's epoch and a fresh request id in its text: no hash known at build time can
-# allow it, and the built site must not allow inline scripts at all. So under `serve`, and only
-# there, each served page's policy gains the hash of the exact script the server just wrote into it.
-_SERVED_SCRIPT = (b"<script>", b"</script>")
+# `mkdocs serve` (1.6.1, pinned) writes its live-reload script into every page as it serves it, after
+# every hook has run, with the build's epoch and a fresh request id in its text: no hash the build
+# knows can allow it. So under `serve`, and only there, each page as served gains in its policy the
+# hash of the one script the server wrote into it, once that script is checked to be mkdocs's own.
+@functools.cache
+def _live_reload_script() -> re.Pattern[str]:
+    """mkdocs's live-reload script, as its server writes it, for any epoch and request id."""
+    from mkdocs.livereload import _SCRIPT_TEMPLATE  # the text the server substitutes into
+
+    pattern = re.escape(_SCRIPT_TEMPLATE.template)
+    for name in ("epoch", "request_id"):  # both whole milliseconds of a monotonic clock
+        pattern = pattern.replace(re.escape("${" + name + "}"), "[0-9]+")
+    return re.compile(pattern)
 
 
-def allowing_served_script(served: bytes, original: bytes) -> bytes:
-    """`served` (a page as `mkdocs serve` sends it: `original` with one inline script added before its
-    last ``</body>``) with that script, and only it, allowed by the page's policy."""
-    at = original.rindex(b"</body>") if b"</body>" in original else len(original)
-    opening, closing = _SERVED_SCRIPT
-    added = served[at : at + len(served) - len(original)]
-    if not (added.startswith(opening) and added.endswith(closing)):
-        raise ValueError(f"mkdocs serve added {added[:40]!r}... to a page; expected one <script> before </body>")
-    script = added[len(opening) : -len(closing)].decode("utf-8")
-    page = served.decode("utf-8")
-    marker = 'http-equiv="Content-Security-Policy" content="'
-    start = page.find(marker)
-    if start < 0:
-        return served  # not one of the course's pages (a redirect stub, say): no policy to widen
-    directive = page.index("script-src", start)
-    end = page.index(";", directive)
-    return (page[:end] + " " + script_hash(script) + page[end:]).encode("utf-8")
+_POLICY_SCRIPT_SRC = re.compile(r'(<meta http-equiv="Content-Security-Policy" content="[^"]*?script-src [^;"]*)')
+
+
+def allowing_live_reload(served: bytes, page: bytes) -> bytes:
+    """`served`, which is `page` with mkdocs serve's live-reload script written before its last
+    ``</body>``, with that script, and only it, allowed by the page's policy."""
+    at = page.rindex(b"</body>") if b"</body>" in page else len(page)
+    added = served[at : at + len(served) - len(page)]
+    around = served[:at] == page[:at] and served[at + len(added) :] == page[at:]
+    opening, closing = b"<script>", b"</script>"
+    tagged = added.startswith(opening) and added.endswith(closing)
+    script = added[len(opening) : -len(closing)].decode("utf-8", "replace") if tagged else ""
+    if not (around and tagged and _live_reload_script().fullmatch(script)):
+        raise ValueError(f"mkdocs serve added {added[:60]!r} to a page, not its live-reload script: the policy allows no other")
+    text = served.decode("utf-8")
+    if 'http-equiv="Content-Security-Policy"' not in text:
+        return served  # a file that is not one of the course's pages declares no policy to widen
+    widened, found = _POLICY_SCRIPT_SRC.subn(lambda match: f"{match[1]} {script_hash(script)}", text, count=1)
+    if not found:
+        raise ValueError("a served page declares a Content-Security-Policy without script-src")
+    return widened.encode("utf-8")
 
 
 def on_serve(server: Any, config: Any, builder: Any) -> Any:
-    inject = server._inject_js_into_html  # mkdocs 1.6.1 (pinned): the one place it writes the script
+    inject = server._inject_js_into_html  # mkdocs 1.6.1: where the server writes its script into a page
 
-    def injected(content: bytes, epoch: int) -> bytes:
-        return allowing_served_script(inject(content, epoch), content)
+    def injecting_allowed(content: bytes, epoch: int) -> bytes:
+        return allowing_live_reload(inject(content, epoch), content)
 
-    server._inject_js_into_html = injected
+    server._inject_js_into_html = injecting_allowed
     return server
