@@ -107,6 +107,17 @@ def test_a_finite_panel_whose_views_were_not_read_ahead_is_answered_live_once_py
     assert asked == [], f"the lesson fetched views it did not need: {asked}"
 
 
+def test_a_lesson_reached_by_the_navigation_links_its_stylesheet_which_the_page_before_had_not(page, panel_paths):
+    # The authors' guide links no lesson's stylesheet, and the site's navigation does not reload
+    # the head: the shell links the one the lesson's section names.
+    open_panel(page, "control-kinds", panel_paths["control-kinds"])
+    sheet = "/assets/lessonkit/" + panel("context-compression").stylesheet
+    loaded = "(sheet) => [...document.styleSheets].some((each) => each.href && new URL(each.href).pathname.endsWith(sheet))"
+    assert page.evaluate(loaded, sheet) is False
+    summarize_in_the_next_lesson(page, panel_paths)
+    page.wait_for_function(loaded, arg=sheet)
+
+
 WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
 
 

@@ -43,7 +43,7 @@ export class Panel {
     this.refusal = section.querySelector(".lk-refusal") || h("p", { class: "lk-refusal", role: "alert", hidden: true });
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
     this.answeredBy = h("p", { class: "lk-answered-by" });
-    ensureStylesheet(this.spec.stylesheet);
+    ensureStylesheet(section.dataset.stylesheet);
     // The build's views answer while Python starts. A page reached by the site's navigation finds
     // Python running, and then reading the table would only hold up the page it came to show.
     if (this.spec.precomputed && engine.state !== "ready") engine.preload(this.lesson, new URL(this.spec.precomputed, import.meta.url).href);
