@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve site lint test test-js test-fast bench clean tools browser
+.PHONY: serve site lint typecheck test test-js test-fast bench clean tools browser
 
 serve: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
@@ -17,8 +17,8 @@ site: $(INSTALLED) $(NODE_READY)
 	$(BIN)/mkdocs build --strict
 
 # Everything: a Chromium first (so a machine without one stops at once, not after the build), lint,
-# the shell's pure modules, engine tests, every claim and sample in docs/, and the browser tests.
-test: browser site lint test-js
+# the shell's types and pure modules, engine tests, every claim and sample in docs/, and the browser tests.
+test: browser site lint typecheck test-js
 	$(BIN)/pytest
 
 # What everything else needs, said plainly when it is missing or too old: Python 3.11+ and Node 20+.
@@ -40,12 +40,18 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m lessonkit.authoring.lint_samples docs
 
+# The browser shell's JSDoc types, checked by the TypeScript pinned in package.json, nothing emitted:
+# the page's modules and scripts (tsconfig.json), then the worker, in a worker's global scope.
+typecheck: $(NODE_READY)
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.worker.json
+
 # The browser shell's pure modules (clock, parameters and links, storage) under node's own runner.
 test-js:
 	node --test tests/js/
 
 # Everything but the browser: quick feedback while writing a lesson.
-test-fast: $(INSTALLED) lint test-js
+test-fast: $(INSTALLED) lint typecheck test-js
 	$(BIN)/pytest -m "not browser"
 
 # Performance is shown by measurement, never by timing assertions in tests: the site in Chromium

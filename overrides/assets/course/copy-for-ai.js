@@ -1,3 +1,4 @@
+// @ts-check
 // "Copy for AI": every page offers its own Markdown, which the build wrote beside its HTML
 // (index.md next to index.html, claims already the numbers the reader sees), for pasting into an
 // AI assistant. The copy is read from this site only; nothing leaves the browser but the clipboard.
@@ -7,7 +8,10 @@ import { onEveryPage } from "../lessonkit/navigation.js";
 
 const BUTTON_CLASS = "lk-copy-for-ai";
 
-// The Markdown copy of the page at `href`: "/lessons/x/" -> "/lessons/x/index.md".
+/**
+ * The Markdown copy of the page at `href`: "/lessons/x/" -> "/lessons/x/index.md".
+ * @param {string} href
+ */
 export function markdownAddress(href) {
   const url = new URL(href);
   url.hash = "";
@@ -18,6 +22,7 @@ export function markdownAddress(href) {
   return url.href;
 }
 
+/** @param {string} text */
 async function writeClipboard(text) {
   if (navigator.clipboard && window.isSecureContext) {
     try {
@@ -60,21 +65,21 @@ function addButton() {
       await writeClipboard(await response.text());
       status.textContent = "Copied this page as Markdown.";
     } catch (error) {
-      status.replaceChildren(`Could not copy (${error.message}). `, Object.assign(document.createElement("a"), { href: address, textContent: "Open the Markdown" }));
+      status.replaceChildren(`Could not copy (${error instanceof Error ? error.message : error}). `, Object.assign(document.createElement("a"), { href: address, textContent: "Open the Markdown" }));
     }
   });
   article.prepend(button, status);
 }
 
 function openChartNumbers() {
-  for (const details of document.querySelectorAll(".lk-panel details:not([open])")) {
+  for (const details of /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll(".lk-panel details:not([open])"))) {
     details.open = true;
     details.dataset.lkPrintOpened = "";
   }
 }
 
 function restoreChartNumbers() {
-  for (const details of document.querySelectorAll("details[data-lk-print-opened]")) {
+  for (const details of /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll("details[data-lk-print-opened]"))) {
     details.open = false;
     delete details.dataset.lkPrintOpened;
   }

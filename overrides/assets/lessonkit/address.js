@@ -1,3 +1,4 @@
+// @ts-check
 // The page's address follows the experiment (#budget=36&policy=evict&time=60), so that a reader can
 // reload, bookmark or pass on exactly what they are looking at.
 //
@@ -10,6 +11,17 @@
 // reader pauses, and at once whenever they may be about to use it: copying the link, following a
 // link, leaving the page, the tab or the window.
 
+/**
+ * The part of the window an address uses: the page's own, or a test's with its own timers.
+ * @typedef {object} Scope
+ * @property {{pathname: string}} location
+ * @property {Pick<History, "state" | "replaceState">} history
+ * @property {(callback: () => void, ms: number) => number} setTimeout
+ * @property {(timer: number | undefined) => void} clearTimeout
+ * @property {(type: string, listener: () => void, options: AddEventListenerOptions) => void} addEventListener
+ * @property {{addEventListener: (type: string, listener: (event: Event) => void, options: AddEventListenerOptions) => void}} document
+ */
+
 /** How long a reader's settings must stay still before the address is written. */
 export const PAUSE_MS = 500;
 
@@ -20,6 +32,9 @@ export class Address {
    * taken it off the page, or moved the page to another path, nothing is written. `signal` ends
    * the address's life with its panel's: the window's listeners go, and a waiting write with them.
    * `scope` is the window; a test passes its own, with its own timers.
+   * @param {Element} section
+   * @param {() => string} fragment
+   * @param {{signal?: AbortSignal, scope?: Scope}} [options]
    */
   constructor(section, fragment, { signal, scope = globalThis } = {}) {
     this.section = section;
@@ -27,7 +42,8 @@ export class Address {
     this.scope = scope;
     this.path = scope.location.pathname;
     this.signal = signal;
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
     const flush = () => this.flush();
     const options = { signal };
     scope.addEventListener("pagehide", flush, options);
@@ -35,10 +51,14 @@ export class Address {
     scope.document.addEventListener("visibilitychange", flush, options);
     // Capturing, so that the current entry of the history has the settings before a link (or the
     // site's instant navigation, which listens for the same click) adds the next one.
-    scope.document.addEventListener("click", (event) => (event.target?.closest?.("a[href]") ? flush() : undefined), { capture: true, signal });
+    scope.document.addEventListener(
+      "click",
+      (event) => (/** @type {Partial<Element> | null} */ (event.target)?.closest?.("a[href]") ? flush() : undefined),
+      { capture: true, signal },
+    );
     signal?.addEventListener("abort", () => {
       scope.clearTimeout(this.timer);
-      this.timer = null;
+      this.timer = undefined;
     });
   }
 
@@ -54,13 +74,13 @@ export class Address {
 
   /** A write still waiting for the reader to pause happens now. */
   flush() {
-    if (this.timer !== null) this.write();
+    if (this.timer !== undefined) this.write();
   }
 
   /** The address carries the settings now, whether a write was waiting or not. */
   write() {
     this.scope.clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     if (!this.section.isConnected || this.scope.location.pathname !== this.path) return;
     const { history } = this.scope;
     history.replaceState(history.state, "", `#${this.fragment()}`);

@@ -1,3 +1,4 @@
+// @ts-check
 // A baseline is one view's short comparison text, and the settings it came from, that the reader
 // pins so they can change the experiment and compare "then" with "now". It is kept per lesson in
 // the browser's storage; its settings go with every view request, so a view can draw the
@@ -6,13 +7,36 @@ import { button, formatNumber } from "./controls.js";
 import { h } from "./dom.js";
 import { checkParams, parameterControls } from "./params.js";
 
+/** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
+/** @typedef {import("./types/spec.js").Params} Params */
+/** @typedef {import("./types/spec.js").View} View */
+
+/**
+ * A baseline as storage keeps it. Older records may lack `params`, or hold settings the
+ * experiment no longer takes: their text is still shown.
+ * @typedef {object} BaselineRecord
+ * @property {string} lesson
+ * @property {string} text
+ * @property {unknown} [params]
+ * @property {string} captured_at
+ */
+
+/** @param {unknown} value */
 function checkRecord(value) {
-  const ok = value && typeof value === "object" && typeof value.text === "string";
+  const ok = value && typeof value === "object" && typeof (/** @type {{text?: unknown}} */ (value).text) === "string";
   return ok ? null : "it is JSON but not a baseline record (no text)";
 }
 
 export class Baseline {
-  /** `current()` returns {params, view} of what the panel shows; `changed()` runs after capture or clear. */
+  /**
+   * `current()` returns {params, view} of what the panel shows; `changed()` runs after capture or clear.
+   * @param {object} options
+   * @param {PanelSpec} options.spec
+   * @param {import("./storage.js").Storage} options.storage
+   * @param {import("./dom.js").Messages} options.messages
+   * @param {() => {params: Params, view: View}} options.current
+   * @param {() => void} options.changed
+   */
   constructor({ spec, storage, messages, current, changed }) {
     this.spec = spec;
     this.words = spec.words;
@@ -22,6 +46,7 @@ export class Baseline {
     this.changed = changed;
     this.key = `lessonkit:${spec.lesson}:baseline`;
     this.formerKeys = (spec.former_ids || []).map((id) => `lessonkit:${id}:baseline`);
+    /** @type {BaselineRecord | null} */
     this.record = null;
     this.unreadable = false;
 
@@ -33,20 +58,24 @@ export class Baseline {
     this.#load();
   }
 
-  /** The baseline's settings when they still fit this experiment, for drawing its run; else null. */
+  /**
+   * The baseline's settings when they still fit this experiment, for drawing its run; else null.
+   * @returns {Params | null}
+   */
   params() {
     if (!this.record || !this.record.params) return null;
     const { params } = checkParams(this.spec, this.record.params);
     return params || null;
   }
 
+  /** @param {View} view */
   showNow(view) {
     this.now.replaceChildren(h("strong", {}, this.words.now), " ", view.baseline);
   }
 
   #load() {
     const { value, unreadable, problem, key } = this.storage.readJSON(this.key, checkRecord, this.formerKeys);
-    this.record = value;
+    this.record = /** @type {BaselineRecord | null} */ (value); // checkRecord let it through
     this.unreadable = unreadable !== undefined;
     if (this.unreadable) {
       this.messages.set(
@@ -57,8 +86,8 @@ export class Baseline {
       );
     } else if (problem) {
       this.messages.set("baseline", `Baselines can't be read in this browser: ${problem}.`);
-    } else if (value && value.params && !this.params()) {
-      const { problems } = checkParams(this.spec, value.params);
+    } else if (this.record && this.record.params && !this.params()) {
+      const { problems = [] } = checkParams(this.spec, this.record.params);
       this.messages.set("baseline", `The saved baseline's settings no longer fit this experiment (${problems[0]}); its text is kept but its run is not drawn.`);
     }
     this.#render();
@@ -66,6 +95,7 @@ export class Baseline {
 
   #capture() {
     const { params, view } = this.current();
+    /** @type {BaselineRecord} */
     const record = { lesson: this.spec.lesson, text: view.baseline, params, captured_at: new Date().toISOString() };
     const result = this.storage.writeJSON(this.key, record);
     this.#report(result, "saved");
@@ -84,6 +114,10 @@ export class Baseline {
     this.changed();
   }
 
+  /**
+   * @param {import("./storage.js").Change} result
+   * @param {"saved" | "cleared"} done
+   */
   #report(result, done) {
     if (result.ok) this.unreadable = false;
     if (!result.ok) {
@@ -100,7 +134,10 @@ export class Baseline {
     }
   }
 
-  /** The baseline's settings in the lesson's words: "Context budget 24, Policy Evict oldest, at 30 s". */
+  /**
+   * The baseline's settings in the lesson's words: "Context budget 24, Policy Evict oldest, at 30 s".
+   * @param {Record<string, unknown>} params
+   */
   #describe(params) {
     const parts = [];
     for (const control of parameterControls(this.spec)) {
@@ -124,7 +161,9 @@ export class Baseline {
     this.capture.textContent = this.record ? this.words.replace : this.words.capture;
     this.clear.disabled = !(this.record || this.unreadable);
     if (this.record) {
-      const settings = this.record.params ? this.#describe(this.record.params) : "";
+      const { params } = this.record;
+      // Settings saved by an older shell may not be an object at all: then only the text is shown.
+      const settings = params && typeof params === "object" ? this.#describe(/** @type {Record<string, unknown>} */ (params)) : "";
       this.then.replaceChildren(
         h("strong", {}, this.words.baseline),
         " ",

@@ -1,3 +1,4 @@
+// @ts-check
 // Native controls built from a panel's spec. Each kind (choice, toggle, number, range) becomes one
 // native element with a real <label>, so its accessible name is the lesson's own wording and
 // screen readers and the browser tests find it by that name. KINDS is the one place the shell
@@ -5,26 +6,69 @@
 import { h, uniqueId } from "./dom.js";
 import { allowed, checkValue } from "./params.js";
 
-/** A number as a reader says it: 30 -> "30", 7.5 -> "7.5", 0.1 + 0.2 -> "0.3". */
+/** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
+/** @typedef {import("./types/spec.js").Params} Params */
+/** @typedef {import("./types/spec.js").Value} Value */
+/** @typedef {import("./types/spec.js").ChoiceControl} ChoiceControl */
+/** @typedef {import("./types/spec.js").ToggleControl} ToggleControl */
+/** @typedef {import("./types/spec.js").QuantityControl} QuantityControl */
+/** @typedef {import("./types/spec.js").ParameterControl} ParameterControl */
+
+/**
+ * One control in the page: its field (label and element), its input, and its value as the engine takes it.
+ * @typedef {object} Field
+ * @property {HTMLElement} element
+ * @property {HTMLInputElement | HTMLSelectElement} input
+ * @property {() => Value} read
+ * @property {(value: Value) => void} write
+ */
+
+/**
+ * A number as a reader says it: 30 -> "30", 7.5 -> "7.5", 0.1 + 0.2 -> "0.3".
+ * @param {number} number
+ */
 export function formatNumber(number) {
   return String(Math.round(number * 1e6) / 1e6);
 }
 
+/**
+ * @param {string} text
+ * @param {string} className
+ * @param {(event: MouseEvent) => void} onClick
+ */
 export function button(text, className, onClick) {
   const element = h("button", { type: "button", class: `lk-button ${className}` }, text);
   element.addEventListener("click", onClick);
   return element;
 }
 
+/**
+ * @param {string} labelText
+ * @param {HTMLElement} control
+ * @param {string} className
+ * @param {...(HTMLElement | null)} after
+ */
 export function labelled(labelText, control, className, ...after) {
   const id = uniqueId(className);
   control.id = id;
   return h("div", { class: `lk-field ${className}` }, h("label", { for: id }, labelText), control, ...after);
 }
 
+/**
+ * @param {QuantityControl} control
+ * @param {number} value
+ */
 const withUnit = (control, value) => `${formatNumber(value)}${control.unit ? ` ${control.unit}` : ""}`;
 
-/** Each kind: build(control, changed) -> {element, input, read(), write(value)}. */
+/**
+ * Each kind: build(control, changed) -> {element, input, read(), write(value)}.
+ * @type {{
+ *   choice: (control: ChoiceControl, changed: () => void) => Field,
+ *   toggle: (control: ToggleControl, changed: () => void) => Field,
+ *   number: (control: QuantityControl, changed: () => void) => Field,
+ *   range: (control: QuantityControl, changed: () => void) => Field,
+ * }}
+ */
 const KINDS = {
   choice(control, changed) {
     const select = h(
@@ -33,6 +77,7 @@ const KINDS = {
       control.options.map((option, index) => h("option", { value: String(index) }, option.label)),
     );
     select.addEventListener("change", changed);
+    /** @param {Value} value */
     const write = (value) => {
       const index = control.options.findIndex((option) => option.value === value);
       if (index >= 0) select.value = String(index);
@@ -65,29 +110,32 @@ const KINDS = {
     });
     const problem = h("p", { class: "lk-field-problem", id: problemId, hidden: true });
     const unit = control.unit ? h("span", { class: "lk-unit" }, control.unit) : null;
+    /** @param {string | null} text */
     const refuse = (text) => {
       problem.textContent = text;
       problem.hidden = !text;
       if (text) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
     };
+    /** @param {boolean} report */
     const take = (report) => {
       const typed = input.value.trim() === "" ? null : input.valueAsNumber;
-      const { value, problem: wrong } = checkValue(control, typed === null || Number.isNaN(typed) ? input.value : typed);
-      if (wrong) {
+      const checked = checkValue(control, typed === null || Number.isNaN(typed) ? input.value : typed);
+      if (checked.problem !== undefined) {
         if (report) refuse(`${control.label} must be ${allowed(control)}; the experiment keeps ${withUnit(control, current)}.`);
         return;
       }
       refuse(null);
-      if (value !== current) {
-        current = value;
+      if (checked.value !== current) {
+        current = checked.value;
         changed();
       }
     };
     input.addEventListener("input", () => take(false));
     input.addEventListener("change", () => take(true));
+    /** @param {Value} value */
     const write = (value) => {
-      current = value;
+      current = Number(value);
       input.value = String(value);
       refuse(null);
     };
@@ -106,23 +154,34 @@ const KINDS = {
       show();
       changed();
     });
+    /** @param {Value} value */
     const write = (value) => {
       input.value = String(value);
       show();
     };
-    const read = () => checkValue(control, input.valueAsNumber).value;
+    // The browser keeps a slider in range and on its step grid, so its value always checks.
+    const read = () => checkValue(control, input.valueAsNumber).value ?? control.default;
     return { element: labelled(control.label, input, "lk-range-control", shown), input, read, write };
   },
 };
 
 /** The reader's settings: every parameter control of the spec, built by kind, in the spec's order. */
 export class Settings {
+  /**
+   * @param {PanelSpec} spec
+   * @param {{changed: () => void}} on
+   */
   constructor(spec, { changed }) {
     this.spec = spec;
+    /** @type {Map<string, Field & {control: ParameterControl}>} */
     this.fields = new Map();
+    /** @type {boolean | undefined} */
+    this.held = undefined;
     for (const control of spec.controls) {
       if (control.kind === "text") continue;
-      const build = KINDS[control.kind];
+      // The spec pairs each control with its kind, which may be one this shell does not know.
+      const builders = /** @type {Record<string, ((control: ParameterControl, changed: () => void) => Field) | undefined>} */ (KINDS);
+      const build = builders[control.kind];
       if (!build) throw new Error(`the spec has a control of unknown kind "${control.kind}" (${control.name})`);
       this.fields.set(control.name, { control, ...build(control, () => this.#changed(changed)) });
     }
@@ -130,17 +189,22 @@ export class Settings {
     this.write(spec.defaults);
   }
 
-  /** The reader's settings as the engine's parameters, with their typed values (24, not "24"). */
+  /**
+   * The reader's settings as the engine's parameters, with their typed values (24, not "24").
+   * @returns {Params}
+   */
   read() {
     return Object.fromEntries([...this.fields].map(([name, field]) => [name, field.read()]));
   }
 
+  /** @param {Params} params */
   write(params) {
     for (const [name, field] of this.fields) if (name in params) field.write(params[name]);
     this.#syncEnabled();
   }
 
   /** While the engine is down no setting can be shown, so none may look as if it could be changed. */
+  /** @param {boolean} held */
   hold(held) {
     if (this.held === held) return;
     this.held = held;
@@ -148,6 +212,7 @@ export class Settings {
     if (!held) this.#syncEnabled();
   }
 
+  /** @param {() => void} changed */
   #changed(changed) {
     this.#syncEnabled();
     changed();
@@ -155,11 +220,11 @@ export class Settings {
 
   /** A toggle that is off disables the controls it enables: "omitted" is not the same as 0. */
   #syncEnabled() {
-    for (const { control, input } of this.fields.values()) {
+    for (const { control, read } of this.fields.values()) {
       if (control.kind !== "toggle") continue;
       for (const target of control.enables || []) {
         const field = this.fields.get(target);
-        if (field) field.input.disabled = !input.checked;
+        if (field) field.input.disabled = !read();
       }
     }
   }

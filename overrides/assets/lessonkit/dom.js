@@ -1,12 +1,26 @@
+// @ts-check
 // Small DOM helpers shared by the shell's modules. Everything is built with createElement and
 // textContent: no inline handlers, no inline styles, nothing a Content-Security-Policy would refuse.
 
-/** Build an element: h("button", {type: "button", class: "x"}, "Text", child, ...). */
+/**
+ * A child as `h` takes it: a node, text or a number; null, undefined and false are left out, and
+ * arrays are flattened one level.
+ * @typedef {Node | string | number | boolean | null | undefined} Child
+ */
+
+/**
+ * Build an element: h("button", {type: "button", class: "x"}, "Text", child, ...).
+ * @template {keyof HTMLElementTagNameMap} Tag
+ * @param {Tag} tag
+ * @param {Record<string, string | number | boolean | null | undefined>} [attributes]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[Tag]}
+ */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === false || value === null || value === undefined) continue;
-    if (name === "class") element.className = value;
+    if (name === "class") element.className = String(value);
     else element.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
@@ -18,13 +32,20 @@ export function h(tag, attributes = {}, ...children) {
 
 let counter = 0;
 
-/** A document-unique id, so every <label for> finds its control even with several panels. */
+/**
+ * A document-unique id, so every <label for> finds its control even with several panels.
+ * @param {string} stem
+ */
 export function uniqueId(stem) {
   counter += 1;
   return `lk-${stem}-${counter}`;
 }
 
-/** Save `data` as a pretty-printed JSON file through a Blob and an <a download>. */
+/**
+ * Save `data` as a pretty-printed JSON file through a Blob and an <a download>.
+ * @param {string} filename
+ * @param {unknown} data
+ */
 export function downloadJSON(filename, data) {
   const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
   const url = URL.createObjectURL(blob);
@@ -36,7 +57,11 @@ export function downloadJSON(filename, data) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** A template from the spec with its {placeholders} filled: fill("Could not start: {reason}", {reason}). */
+/**
+ * A template from the spec with its {placeholders} filled: fill("Could not start: {reason}", {reason}).
+ * @param {string} template
+ * @param {Record<string, string | number>} values
+ */
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
@@ -49,10 +74,16 @@ export function fill(template, values) {
 export class Messages {
   constructor(className = "lk-messages") {
     this.element = h("div", { class: className, "aria-live": "polite" });
+    /** @type {Map<string, {text: string, tone: "problem" | "note"}>} */
     this.topics = new Map();
     this.shown = "[]";
   }
 
+  /**
+   * @param {string} topic
+   * @param {string | null} text  null clears the topic's message
+   * @param {"problem" | "note"} [tone]
+   */
   set(topic, text, tone = "problem") {
     if (text) this.topics.set(topic, { text, tone });
     else this.topics.delete(topic);

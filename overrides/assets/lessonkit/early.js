@@ -1,3 +1,4 @@
+// @ts-check
 // The page's first script, on a page with a panel or a runnable sample. The shell runs only when
 // the page has been parsed; this classic script, which the build puts right after the page's
 // policy, starts the two slow things the shell will need before the page is even read:
@@ -13,17 +14,21 @@
 "use strict";
 
 (function () {
-  var script = document.currentScript;
+  var script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   // From a file the shell's modules never run (browsers refuse them), so nothing would adopt these.
   if (!script || window.location.protocol === "file:") return;
   holdSearchIndex();
-  var early = (window.lessonkitEarly = window.lessonkitEarly || { views: new Map(), engine: null });
+  var page = /** @type {Window & {lessonkitEarly?: import("./types/protocol.js").EarlyStart}} */ (window);
+  /** @type {import("./types/protocol.js").EarlyStart} */
+  var early = (page.lessonkitEarly = page.lessonkitEarly || { views: new Map(), engine: null });
 
   try {
     var workerURL = new URL("worker.js", script.src).href;
     var worker = new Worker(workerURL, { name: "lessonkit-engine" });
-    early.started = performance.now();
+    var started = performance.now();
+    /** @type {Event[]} */
     var events = [];
+    /** @param {Event} event */
     var keep = function (event) {
       // An error the shell will report in the page, in its own words, once it has adopted the worker.
       if (event.type === "error") event.preventDefault();
@@ -40,7 +45,7 @@
           worker.removeEventListener(type, keep);
         });
         early.engine = null;
-        return { worker: worker, events: events, started: early.started };
+        return { worker: worker, events: events, started: started };
       },
     };
   } catch (error) {
@@ -54,7 +59,7 @@
   // As engine.js reads a table: [[params, view's JSON text], ...] from gzip-compressed JSON.
   var table = fetch(url)
     .then(function (response) {
-      if (!response.ok) throw new Error("HTTP " + response.status + " for " + url);
+      if (!response.ok || !response.body) throw new Error("HTTP " + response.status + " for " + url);
       return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).json();
     })
     .then(function (body) {
@@ -84,11 +89,19 @@
       XHR.prototype.open = open;
       XHR.prototype.send = send;
     };
-    var reach;
+    /** @type {() => void} */
+    var reach = function () {};
+    /** @type {Promise<void>} */
     var reached = new Promise(function (resolve) {
       reach = resolve;
     });
     var held = new WeakSet();
+    // Each call passes its caller's arguments on as they came: what open and send were given.
+    /**
+     * @this {XMLHttpRequest}
+     * @param {string} method
+     * @param {string | URL} url
+     */
     XHR.prototype.open = function (method, url) {
       try {
         var address = new URL(String(url), document.baseURI);
@@ -96,13 +109,14 @@
       } catch (error) {
         // not an address this hold is about
       }
-      return open.apply(this, arguments);
+      return open.apply(this, /** @type {Parameters<typeof open>} */ (/** @type {unknown} */ (arguments)));
     };
+    /** @this {XMLHttpRequest} */
     XHR.prototype.send = function () {
-      if (!held.has(this)) return send.apply(this, arguments);
+      var body = /** @type {Parameters<typeof send>} */ (/** @type {unknown} */ (arguments));
+      if (!held.has(this)) return send.apply(this, body);
       restore();
       var request = this;
-      var body = arguments;
       reached.then(function () {
         send.apply(request, body);
       });
@@ -112,14 +126,15 @@
     document.addEventListener(
       "focusin",
       function (event) {
-        if (event.target.matches && event.target.matches('[data-md-component="search-query"]')) reach();
+        var target = /** @type {Partial<Element>} */ (event.target);
+        if (target.matches && target.matches('[data-md-component="search-query"]')) reach();
       },
       true,
     );
     document.addEventListener(
       "change",
       function (event) {
-        if (event.target.id === "__search") reach();
+        if (/** @type {Element} */ (event.target).id === "__search") reach();
       },
       true,
     );

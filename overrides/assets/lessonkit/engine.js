@@ -1,3 +1,4 @@
+// @ts-check
 // The page's side of the Python engine: one Web Worker (worker.js) running the site's own Pyodide,
 // shared by every panel and sample on the page.
 //
@@ -17,47 +18,90 @@
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 // Requests sent while the worker boots wait inside the worker until it is ready.
+// The same protocol, as types both this file and worker.js are checked against: types/protocol.js.
 import { paramsKey } from "./params.js";
+
+/** @typedef {import("./types/spec.js").Params} Params */
+/** @typedef {import("./types/spec.js").View} View */
+/** @typedef {import("./types/protocol.js").Request} Request */
+/** @typedef {import("./types/protocol.js").FromWorker} FromWorker */
+/** @typedef {import("./types/protocol.js").EngineAnswer} EngineAnswer */
+/** @typedef {import("./types/protocol.js").RunResult} RunResult */
+/** @typedef {import("./types/protocol.js").EarlyStart} EarlyStart */
+/** @typedef {"idle" | "booting" | "ready" | "failed"} State */
+/** @typedef {"build" | "live"} Source */
+/** @typedef {import("./types/protocol.js").ViewRequest} ViewRequest */
+/** @typedef {import("./types/protocol.js").RunAnswer} RunAnswer */
+/**
+ * A request's answer once the engine has not refused it: a view's parsed EngineAnswer, a run's RunAnswer.
+ * @typedef {{ok: true, view: View} | RunAnswer} Settled
+ */
+
+/** What early.js left on the window, if it ran. */
+const early = () => /** @type {{lessonkitEarly?: EarlyStart}} */ (globalThis).lessonkitEarly;
 
 const BOOT_TIMEOUT_MS = 60_000;
 
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
+/** @param {unknown} text */
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
 
 /**
  * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
  * build's. Each view stays text until it is asked for: reading 144 texts is a fraction of the
  * work of building 144 views' objects, and the table is read while the page is still starting.
+ * @param {string} url
+ * @returns {Promise<Array<[Params, string]>>}
  */
 async function fetchTable(url) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
   const text = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).text();
   return JSON.parse(text).views;
 }
 
 export class Engine {
+  /**
+   * @param {string | URL} workerURL
+   * @param {{bootTimeout?: number}} [options]
+   */
   constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
     this.workerURL = workerURL;
     this.bootTimeout = bootTimeout;
-    this.state = "idle"; // idle | booting | ready | failed
+    /** @type {State} */
+    this.state = "idle";
+    /** @type {string | null} */
     this.reason = null;
-    this.info = null; // {pyodide, seconds} once ready
+    /** @type {{pyodide: string, seconds: number, start: string} | null} once ready */
+    this.info = null;
     // Bumped for every new worker: Python globals (sample sessions) live and die with a worker.
     this.generation = 0;
+    /** @type {Worker | null} */
     this.worker = null;
+    /** When the worker was started (performance.now()), by early.js or here. */
+    this.bootStarted = 0;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {Map<number, {resolve: (answer: Settled) => void, reject: (error: Error) => void}>} */
     this.pending = new Map();
     this.nextId = 1;
+    /** @type {Set<(engine: Engine) => void>} */
     this.listeners = new Set();
     // Views known without asking Python: the build's initial views, the build's precomputed
     // tables (as JSON text, read when first asked for), and every view computed so far; `sources`
     // says which answered each ("build" or "live").
+    /** @type {Map<string, View | string>} */
     this.views = new Map();
+    /** @type {Map<string, Source>} */
     this.sources = new Map();
-    this.tables = new Map(); // lesson -> Promise of its precomputed table, settled once loaded or failed
+    /** @type {Map<string, Promise<number>>} lesson -> its precomputed table's view count, settled once loaded (0 if it failed) */
+    this.tables = new Map();
   }
 
-  /** Call `listener(engine)` now and on every state change; returns an unsubscribe function. */
+  /**
+   * Call `listener(engine)` now and on every state change; returns an unsubscribe function.
+   * @param {(engine: Engine) => void} listener
+   */
   subscribe(listener) {
     this.listeners.add(listener);
     listener(this);
@@ -69,13 +113,14 @@ export class Engine {
     this.generation += 1;
     this.#setState("booting", null);
     // The page's first script may have started the worker already (early.js): adopt it.
-    const early = globalThis.lessonkitEarly?.engine;
-    const adopted = early && early.url === new URL(this.workerURL, location.href).href ? early.adopt() : null;
+    const started = early()?.engine;
+    const adopted = started && started.url === new URL(this.workerURL, location.href).href ? started.adopt() : null;
+    /** @type {Worker} */
     let worker;
     try {
       worker = adopted ? adopted.worker : new Worker(this.workerURL, { name: "lessonkit-engine" });
     } catch (error) {
-      this.#fail(`the worker could not be created (${error.message})`);
+      this.#fail(`the worker could not be created (${error instanceof Error ? error.message : error})`);
       return;
     }
     this.worker = worker;
@@ -84,19 +129,23 @@ export class Engine {
       () => this.#fail(`it did not finish starting within ${Math.round(this.bootTimeout / 1000)} seconds`),
       this.bootTimeout,
     );
+    /** @type {{message: (event: Event) => void, error: (event: Event) => void, messageerror: () => void}} */
     const on = {
-      message: (event) => this.#receive(worker, event.data),
+      message: (event) => this.#receive(worker, /** @type {MessageEvent<FromWorker>} */ (event).data),
       error: (event) => {
         event.preventDefault(); // reported in the page instead of as an uncaught error
-        if (worker === this.worker) this.#fail(event.message || "the worker script could not be loaded");
+        // A script that could not be loaded fires a plain Event, without an ErrorEvent's message.
+        const { message } = /** @type {Partial<ErrorEvent>} */ (event);
+        if (worker === this.worker) this.#fail(message || "the worker script could not be loaded");
       },
       messageerror: () => {
         if (worker === this.worker) this.#fail("the worker sent a message the page could not read");
       },
     };
     for (const [type, listener] of Object.entries(on)) worker.addEventListener(type, listener);
-    // What the adopted worker said before the shell ran, in the order it said it.
-    for (const event of adopted ? adopted.events : []) on[event.type](event);
+    // What the adopted worker said before the shell ran, in the order it said it (early.js keeps
+    // only events of the three types listened for above).
+    for (const event of adopted ? adopted.events : []) on[/** @type {keyof typeof on} */ (event.type)](event);
   }
 
   /** A fresh worker: after a failure ("Retry starting the engine"), or to stop a runaway sample. */
@@ -105,7 +154,14 @@ export class Engine {
     this.start();
   }
 
-  /** Record a view already known (e.g. the one the build rendered into the page). */
+  /**
+   * Record a view already known (e.g. the one the build rendered into the page).
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {View | string} view  a precomputed view may still be its JSON text
+   * @param {Params | null} [baseline]
+   * @param {Source} [source]
+   */
   remember(lesson, params, view, baseline = null, source = "build") {
     const key = paramsKey(lesson, params, baseline);
     this.views.set(key, view);
@@ -116,12 +172,16 @@ export class Engine {
    * Load the views the build computed for a lesson with finite settings (a gzip-compressed JSON
    * file). Until it has arrived, view() waits for it before asking Python; if it cannot be
    * loaded, Python answers everything, which is slower but just as right.
+   * @param {string} lesson
+   * @param {string} url
+   * @returns {Promise<number>} how many views the table held (0 when it could not be read)
    */
   preload(lesson, url) {
-    if (!this.tables.has(lesson)) {
+    let table = this.tables.get(lesson);
+    if (!table) {
       // Asked for from the page's head (early.js) when the page was loaded with its panel.
-      const early = globalThis.lessonkitEarly?.views.get(url);
-      const table = (early || fetchTable(url)).then(
+      const fetched = early()?.views.get(url);
+      table = (fetched || fetchTable(url)).then(
         (views) => {
           for (const [params, view] of views) this.remember(lesson, params, view);
           return views.length;
@@ -133,10 +193,16 @@ export class Engine {
       );
       this.tables.set(lesson, table);
     }
-    return this.tables.get(lesson);
+    return table;
   }
 
-  /** Who answered the view for these settings: "build" (precomputed or rendered) or "live" (Python in this page). */
+  /**
+   * Who answered the view for these settings: "build" (precomputed or rendered) or "live" (Python in this page).
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {Params | null} [baseline]
+   * @returns {Source}
+   */
   source(lesson, params, baseline = null) {
     return this.sources.get(paramsKey(lesson, params, baseline)) || "live";
   }
@@ -144,6 +210,10 @@ export class Engine {
   /**
    * Answer from known views if possible, otherwise ask Python. The one way to get a view.
    * `baseline` is the settings of the reader's captured baseline (or null): a view may draw its run.
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {Params | null} [baseline]
+   * @returns {Promise<View>}
    */
   view(lesson, params, baseline = null) {
     return this.#view(lesson, params, baseline, false);
@@ -153,11 +223,22 @@ export class Engine {
    * The export of the view for these settings: the known view's when it carries one, otherwise
    * Python computes it now. No view the page is given carries one (it is most of some lessons'
    * weight), and a reader exports far more rarely than they change a setting.
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {Params | null} [baseline]
+   * @returns {Promise<unknown>}
    */
   exportOf(lesson, params, baseline = null) {
     return this.#view(lesson, params, baseline, true).then((view) => view.export);
   }
 
+  /**
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {Params | null} baseline
+   * @param {boolean} withExport
+   * @returns {Promise<View>}
+   */
   #view(lesson, params, baseline, withExport) {
     const key = paramsKey(lesson, params, baseline);
     const usable = () => {
@@ -178,7 +259,11 @@ export class Engine {
     return table && this.state !== "ready" ? table.then(ask) : Promise.resolve(ask());
   }
 
-  /** The view remembered under `key`, read from its precomputed text the first time; undefined if none. */
+  /**
+   * The view remembered under `key`, read from its precomputed text the first time; undefined if none.
+   * @param {string} key
+   * @returns {View | undefined}
+   */
   #known(key) {
     const known = this.views.get(key);
     if (typeof known !== "string") return known;
@@ -187,23 +272,42 @@ export class Engine {
     return view;
   }
 
-  /** Run a reader's sample as the build ran block `blockId`; resolves to {output, error}. */
+  /**
+   * Run a reader's sample as the build ran block `blockId`; resolves to {output, error}.
+   * @param {string} code
+   * @param {string | null | undefined} session
+   * @param {string} blockId
+   * @param {string} [page]
+   * @returns {Promise<RunResult>}
+   */
   run(code, session, blockId, page = location.pathname) {
     return this.#request({ kind: "run", code, session: session || null, blockId, page }).then((answer) => answer.result);
   }
 
+  /**
+   * Post a request; resolves to its answer once the engine has not refused it.
+   * @template {Request} R
+   * @param {R} message
+   * @returns {Promise<R extends ViewRequest ? {ok: true, view: View} : RunAnswer>}
+   */
   #request(message) {
     if (this.state === "idle") this.start();
-    if (this.state === "failed") {
+    const { worker } = this;
+    if (this.state === "failed" || !worker) {
       return Promise.reject(new Error(`the Python engine is not running: ${this.reason}`));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message });
+      // The worker answers each id with an answer to that request's kind.
+      this.pending.set(id, { resolve: /** @type {(answer: Settled) => void} */ (resolve), reject });
+      worker.postMessage({ id, ...message });
     });
   }
 
+  /**
+   * @param {Worker} worker
+   * @param {FromWorker | null | undefined} data
+   */
   #receive(worker, data) {
     if (worker !== this.worker || !data) return;
     if (data.kind === "ready") {
@@ -218,18 +322,21 @@ export class Engine {
       if (!waiting) return;
       this.pending.delete(data.id);
       // A view comes as the engine's JSON text (see worker.js), anything else as fields.
-      const answer = typeof data.text === "string" ? JSON.parse(data.text) : data;
+      /** @type {EngineAnswer | RunAnswer | import("./types/protocol.js").Refused} */
+      const answer = "text" in data ? JSON.parse(data.text) : data;
       if (answer.ok) waiting.resolve(answer);
       else waiting.reject(new Error(clause(answer.error)));
     }
   }
 
+  /** @param {unknown} reason */
   #fail(reason) {
-    reason = clause(reason);
-    this.#stop(reason);
-    this.#setState("failed", reason);
+    const said = clause(reason);
+    this.#stop(said);
+    this.#setState("failed", said);
   }
 
+  /** @param {string} reason */
   #stop(reason) {
     clearTimeout(this.timer);
     if (this.worker) this.worker.terminate();
@@ -239,6 +346,10 @@ export class Engine {
     for (const { reject } of waiting) reject(new Error(reason));
   }
 
+  /**
+   * @param {State} state
+   * @param {string | null} reason
+   */
   #setState(state, reason) {
     this.state = state;
     this.reason = reason;

@@ -1,3 +1,4 @@
+// @ts-check
 // The panel's "expand" button (its words come from the spec): the panel goes full screen through the Fullscreen API. Where that is refused
 // (iframes without allowfullscreen, some mobile browsers) a CSS class makes the panel fill the
 // viewport instead, with Escape to leave it, so the button always does what it says.
@@ -7,7 +8,12 @@ import { button } from "./controls.js";
 
 
 export class Expander {
-  /** `signal` ends the button's life with its panel's; a panel still filling the viewport then lets the page go. */
+  /**
+   * `signal` ends the button's life with its panel's; a panel still filling the viewport then lets the page go.
+   * @param {HTMLElement} section
+   * @param {import("./types/spec.js").Words} words
+   * @param {AbortSignal} signal
+   */
   constructor(section, words, signal) {
     this.section = section;
     this.words = words;
@@ -42,6 +48,7 @@ export class Expander {
     }
   }
 
+  /** @param {boolean} on */
   #setFallback(on) {
     this.fallback = on;
     this.section.classList.toggle("lk-expanded", on);

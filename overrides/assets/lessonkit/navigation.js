@@ -1,4 +1,13 @@
+// @ts-check
 // Every page a reader reaches, whether loaded or brought in by Material's instant navigation.
+
+/**
+ * The window as this module sees it: its document, and Material's `document$` once the theme's
+ * bundle has defined it (an observable of each page instant navigation brings in).
+ * @typedef {object} Scope
+ * @property {Pick<Document, "readyState" | "addEventListener">} document
+ * @property {{subscribe: (next: () => void) => unknown}} [document$]
+ */
 
 /**
  * Call `enhance` for the page as it is now, once parsing is done, and for every page that
@@ -10,8 +19,10 @@
  * missing `document$` means "not yet", and only after it does it mean "not on this page".
  *
  * `scope` is the window and its document; a test passes its own.
+ * @param {() => void} enhance
+ * @param {Scope} [scope]
  */
-export function onEveryPage(enhance, scope = globalThis) {
+export function onEveryPage(enhance, scope = /** @type {Scope} */ (globalThis)) {
   const { document } = scope;
   enhance();
   const follow = () => {

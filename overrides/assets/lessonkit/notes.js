@@ -1,11 +1,26 @@
+// @ts-check
 // The reader's own words on a lesson: the notes, and any text field the panel declares (a
 // prediction written before running, say). Saved on every keystroke, restored on the next visit,
 // and always exportable as a file, which is the way out when the browser refuses to store them.
 import { button } from "./controls.js";
 import { downloadJSON, h, uniqueId } from "./dom.js";
 
+/** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
+/** @typedef {import("./types/spec.js").TextControl} TextControl */
+/** @typedef {import("./storage.js").Storage} Storage */
+
 class KeptText {
-  /** One textarea kept under `key` (falling back to `formerKeys` for text saved under an old lesson id). */
+  /**
+   * One textarea kept under `key` (falling back to `formerKeys` for text saved under an old lesson id).
+   * @param {object} options
+   * @param {string} options.key
+   * @param {string[]} [options.formerKeys]
+   * @param {string} options.label
+   * @param {string} options.hint
+   * @param {Storage} options.storage
+   * @param {(text: string | null) => void} options.report
+   * @param {string} options.className
+   */
   constructor({ key, formerKeys = [], label, hint, storage, report, className }) {
     this.key = key;
     this.storage = storage;
@@ -41,11 +56,23 @@ class KeptText {
 }
 
 export class Notes {
+  /**
+   * @param {object} options
+   * @param {PanelSpec} options.spec
+   * @param {Storage} options.storage
+   * @param {import("./dom.js").Messages} options.messages
+   */
   constructor({ spec, storage, messages }) {
     this.lesson = spec.lesson;
     this.storage = storage;
     const former = spec.former_ids || [];
     this.prefixes = [spec.lesson, ...former].map((id) => `lessonkit:${id}:`);
+    /**
+     * @param {string} name
+     * @param {string} label
+     * @param {string} hint
+     * @param {string} className
+     */
     const keep = (name, label, hint, className) =>
       new KeptText({
         key: `lessonkit:${spec.lesson}:${name}`,
@@ -57,7 +84,7 @@ export class Notes {
         report: (text) => messages.set(name, text),
       });
     this.fields = spec.controls
-      .filter((control) => control.kind === "text")
+      .filter(/** @returns {control is TextControl} */ (control) => control.kind === "text")
       .map((control) => ({ control, kept: keep(`text:${control.name}`, control.label, control.hint, "lk-reader-text") }));
     this.notes = keep("notes", spec.words.notes, "", "lk-notes-text");
     this.fieldsElement = this.fields.length ? h("div", { class: "lk-reader-fields" }, this.fields.map(({ kept }) => kept.element)) : null;

@@ -1,3 +1,4 @@
+// @ts-check
 // One live experiment: the <section class="lk-panel"> the build rendered, brought to life. Nothing
 // here knows about any particular lesson: the controls, the timeline, every word the panel shows
 // and every view come from the spec and the engine, both declared in Python.
@@ -11,17 +12,33 @@ import { decodeState, encodeState, isState, paramsKey } from "./params.js";
 import { Clock, latestMark } from "./playback.js";
 import { TimelineControls } from "./timeline.js";
 
+/** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
+/** @typedef {import("./types/spec.js").Params} Params */
+/** @typedef {import("./types/spec.js").View} View */
+/** @typedef {import("./engine.js").Engine} Engine */
+/** @typedef {import("./storage.js").Storage} Storage */
+
+/**
+ * A view the panel shows or wants, by its cache key (params.js paramsKey).
+ * @typedef {object} Shown
+ * @property {string} key
+ * @property {Params} params
+ * @property {View} view
+ * @property {Params | null} [baseline]
+ */
+
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 const PENDING_GRACE_MS = 150;
 
 /**
  * The lesson's own stylesheet, which the build links in the page's head. When the reader arrives
  * through the site's instant navigation the head is not reloaded, so the shell links it itself.
+ * @param {string | undefined} sheet  relative to the shell's assets
  */
 function ensureStylesheet(sheet) {
   if (!sheet) return;
   const href = new URL(sheet, import.meta.url).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === href)) return;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => /** @type {HTMLLinkElement} */ (link).href === href)) return;
   document.head.append(h("link", { rel: "stylesheet", href }));
 }
 
@@ -31,16 +48,21 @@ export class Panel {
   // them, and keep a playing timeline asking the engine for views nobody sees (see close()).
   #life = new AbortController();
 
+  /**
+   * @param {HTMLElement} section  as lessonkit.panel.render wrote it: its spec, its initial view, its status and view
+   * @param {{engine: Engine, storage: Storage}} context
+   */
   constructor(section, { engine, storage }) {
     const { signal } = this.#life;
     this.section = section;
     this.engine = engine;
-    this.spec = JSON.parse(section.dataset.spec);
+    /** @type {PanelSpec} */
+    this.spec = JSON.parse(section.dataset.spec || "null");
     this.lesson = this.spec.lesson;
     this.words = this.spec.words;
-    this.status = section.querySelector(".lk-status");
-    this.viewBox = section.querySelector(".lk-view");
-    this.refusal = section.querySelector(".lk-refusal") || h("p", { class: "lk-refusal", role: "alert", hidden: true });
+    this.status = /** @type {HTMLElement} */ (section.querySelector(".lk-status"));
+    this.viewBox = /** @type {HTMLElement} */ (section.querySelector(".lk-view"));
+    this.refusal = /** @type {HTMLElement | null} */ (section.querySelector(".lk-refusal")) || h("p", { class: "lk-refusal", role: "alert", hidden: true });
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
     this.answeredBy = h("p", { class: "lk-answered-by" });
     ensureStylesheet(section.dataset.stylesheet);
@@ -49,9 +71,20 @@ export class Panel {
     if (this.spec.precomputed && engine.state !== "ready") engine.preload(this.lesson, new URL(this.spec.precomputed, import.meta.url).href);
 
     // The build's view of the defaults is already on the page: first paint never waits for Python.
-    const initial = JSON.parse(section.dataset.initialView);
+    /** @type {View} */
+    const initial = JSON.parse(section.dataset.initialView || "null");
+    /** @type {Shown} */
     this.current = { key: paramsKey(this.lesson, this.spec.defaults), params: this.spec.defaults, view: initial };
+    /** @type {{key: string, params: Params, baseline: Params | null}} */
     this.wanted = { key: this.current.key, params: this.current.params, baseline: null };
+    /** @type {string | null} the key of the view asked of the engine and not yet answered */
+    this.asked = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.dimming = undefined;
+    /** @type {string | undefined} what the engine box says, as state|reason|pending */
+    this.engineShown = undefined;
+    this.linked = false;
+    this.neighboursRead = false;
     engine.remember(this.lesson, this.spec.defaults, initial);
 
     this.messages = new Messages();
@@ -79,27 +112,35 @@ export class Panel {
 
     this.motion = window.matchMedia(REDUCED_MOTION);
     const { timeline, playback } = this.spec;
+    /** @type {TimelineControls | undefined} */
+    this.time = undefined;
+    /** @type {Clock | undefined} */
+    this.clock = undefined;
     if (timeline) {
-      this.time = new TimelineControls(timeline, playback, {
-        primary: () => this.clock.toggle(),
-        restart: () => this.clock.restart(),
-        next: () => this.clock.next(),
-        seek: (seconds) => this.clock.seek(seconds),
-        speed: (speed) => this.clock.setSpeed(speed),
-      });
-      this.clock = new Clock({
+      // Python's Panel refuses a timeline without the wording of its playback.
+      if (!playback) throw new Error(`the spec of ${this.lesson} has a timeline but no playback`);
+      const clock = new Clock({
         end: timeline.end,
         marks: timeline.marks.map((mark) => mark.at),
         speed: playback.default_speed,
         stepping: this.motion.matches,
         onChange: (clock) => this.#tick(clock),
       });
-      this.time.showStepping(this.motion.matches);
+      const time = new TimelineControls(timeline, playback, {
+        primary: () => clock.toggle(),
+        restart: () => clock.restart(),
+        next: () => clock.next(),
+        seek: (seconds) => clock.seek(seconds),
+        speed: (speed) => clock.setSpeed(speed),
+      });
+      this.time = time;
+      this.clock = clock;
+      time.showStepping(this.motion.matches);
       this.motion.addEventListener(
         "change",
         (event) => {
-          this.clock.setStepping(event.matches);
-          this.time.showStepping(event.matches);
+          clock.setStepping(event.matches);
+          time.showStepping(event.matches);
         },
         { signal },
       );
@@ -107,7 +148,7 @@ export class Panel {
       document.addEventListener(
         "visibilitychange",
         () => {
-          if (document.hidden && this.clock.playing) this.clock.pause();
+          if (document.hidden && clock.playing) clock.pause();
         },
         { signal },
       );
@@ -164,7 +205,9 @@ export class Panel {
     if (this.neighboursRead || !this.section.dataset.neighbourViews) return;
     this.neighboursRead = true;
     const read = () => {
-      const tables = JSON.parse(this.section.dataset.neighbourViews).map(([lesson, views]) =>
+      /** @type {Array<[string, string]>} [lesson, its table relative to the shell's assets] */
+      const neighbours = JSON.parse(this.section.dataset.neighbourViews || "[]");
+      const tables = neighbours.map(([lesson, views]) =>
         this.engine.preload(lesson, new URL(views, import.meta.url).href).then((count) => (count ? lesson : null)),
       );
       // For the curious (and the tests): which lessons' views the engine now holds.
@@ -187,13 +230,14 @@ export class Panel {
     }
     this.linked = true;
     this.settings.write(decoded.params);
-    if (this.clock) this.clock.seek(decoded.params[this.spec.timeline.name]);
+    // A moment in a link is checked as one: a number within the timeline.
+    if (this.clock && this.spec.timeline) this.clock.seek(/** @type {number} */ (decoded.params[this.spec.timeline.name]));
   }
 
   /** The settings and the moment the reader is looking at, as a link would carry them. */
   #linkState() {
     const state = this.settings.read();
-    if (this.clock) state[this.spec.timeline.name] = this.time.shownTime(this.clock.time);
+    if (this.clock && this.time && this.spec.timeline) state[this.spec.timeline.name] = this.time.shownTime(this.clock.time);
     return state;
   }
 
@@ -221,25 +265,29 @@ export class Panel {
     this.messages.set("link", null);
     if (this.clock) {
       this.clock.restart();
-      if (this.spec.playback.play_on_change && !this.motion.matches) this.clock.play();
+      if (this.spec.playback?.play_on_change && !this.motion.matches) this.clock.play();
     } else {
       this.#request();
       this.#rememberInURL();
     }
   }
 
+  /** @param {Clock} clock */
   #tick(clock) {
-    this.time.showPhase(clock.phase);
-    this.time.showTime(this.time.shownTime(clock.time));
+    const { time } = this;
+    if (!time) return; // only a panel with a timeline has a clock
+    time.showPhase(clock.phase);
+    time.showTime(time.shownTime(clock.time));
     if (!clock.playing && clock.phase !== "start") this.linked = true;
     this.#rememberInURL();
     this.#request();
   }
 
+  /** @returns {Params} */
   #params() {
     const params = this.settings.read();
-    if (this.clock) {
-      const { timeline } = this.spec;
+    const { timeline } = this.spec;
+    if (this.clock && this.time && timeline) {
       params[timeline.name] = latestMark(timeline.marks.map((mark) => mark.at), this.time.shownTime(this.clock.time));
     }
     return params;
@@ -272,7 +320,7 @@ export class Panel {
         settle();
         if (key === this.wanted.key) this.#show(key, params, view, baseline);
       },
-      (error) => {
+      (/** @type {Error} */ error) => {
         settle();
         if (key !== this.wanted.key || this.engine.state !== "ready") return; // the engine box explains
         this.messages.set("view", fill(this.words.view_failed, { reason: error.message }));
@@ -280,6 +328,12 @@ export class Panel {
     );
   }
 
+  /**
+   * @param {string} key
+   * @param {Params} params
+   * @param {View} view
+   * @param {Params | null} [baseline]
+   */
   #show(key, params, view, baseline = null) {
     this.current = { key, params, view, baseline };
     if (this.status.textContent !== view.status) this.status.textContent = view.status;
@@ -316,6 +370,7 @@ export class Panel {
    * first: below about a tenth of a second a change reads as instant, a dim lasting a frame or two
    * is only a flicker, and restyling and repainting the panel for it held up the page's main thread
    * just when the engine's answer arrived (a median of 2 to 3 ms of each answer's wait, measured).
+   * @param {boolean} pending
    */
   #markPending(pending) {
     if (!pending) this.#dim(false);
@@ -323,9 +378,10 @@ export class Panel {
     this.#showEngine();
   }
 
+  /** @param {boolean} dimmed */
   #dim(dimmed) {
     clearTimeout(this.dimming);
-    this.dimming = null;
+    this.dimming = undefined;
     this.section.classList.toggle("lk-pending", dimmed);
     const busy = dimmed ? "true" : "false";
     if (this.viewBox.getAttribute("aria-busy") !== busy) this.viewBox.setAttribute("aria-busy", busy);
@@ -344,7 +400,7 @@ export class Panel {
     this.#holdControls(engine.state === "failed");
     if (engine.state === "failed") {
       this.engineBox.replaceChildren(
-        h("p", { class: "lk-engine-problem" }, fill(words.engine_failed, { reason: engine.reason })),
+        h("p", { class: "lk-engine-problem" }, fill(words.engine_failed, { reason: engine.reason || "" })),
         button(words.retry, "lk-retry", () => engine.restart()),
       );
     } else if (engine.state === "ready") {
@@ -355,6 +411,7 @@ export class Panel {
   }
 
   /** No control pretends to work while the engine is down: settings and time wait for a retry. */
+  /** @param {boolean} held */
   #holdControls(held) {
     this.settings.hold(held);
     if (this.time) this.time.hold(held);
@@ -374,7 +431,7 @@ export class Panel {
       downloadJSON(file, await this.engine.exportOf(this.lesson, params, baseline));
       this.messages.set("export", null);
     } catch (error) {
-      this.messages.set("export", `${file} could not be exported: ${error.message}`);
+      this.messages.set("export", `${file} could not be exported: ${error instanceof Error ? error.message : error}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Runnable samples: every <div class="lk-sample" data-session="…" data-block-id="…"> the build
 // wrapped around a markdown-exec sample becomes editable and runnable in the page, through the same
 // worker and the same runner as the build (lessonkit.samples). A sample, edited or not, always runs
@@ -12,11 +13,21 @@ import { h, uniqueId } from "./dom.js";
 // After this long a run gets a Stop button: an endless loop must not hold the page's engine forever.
 const STOP_AFTER_MS = 3000;
 
+/** @typedef {import("./engine.js").Engine} Engine */
+/** @typedef {import("./storage.js").Storage} Storage */
+/** @typedef {import("./types/protocol.js").RunResult} RunResult */
+
+/** @param {string} text */
 function lastLine(text) {
   return text.trim().split("\n").filter(Boolean).pop() || text;
 }
 
 class Sample {
+  /**
+   * @param {HTMLElement} wrapper
+   * @param {number} number
+   * @param {{engine: Engine, storage: Storage, all: Sample[], canRetry: boolean}} context
+   */
   constructor(wrapper, number, { engine, storage, all, canRetry }) {
     this.wrapper = wrapper;
     this.number = number;
@@ -25,13 +36,17 @@ class Sample {
     this.all = all;
     this.canRetry = canRetry;
     this.session = wrapper.dataset.session || "";
-    this.blockId = wrapper.dataset.blockId;
+    this.blockId = wrapper.dataset.blockId || "";
     this.ranIn = 0; // the engine generation (worker) that last ran this sample
+    this.running = false;
+    this.noteIsProblem = false;
 
+    /** @param {Element} element */
     const inResult = (element) => element.closest(".result");
-    this.source = [...wrapper.querySelectorAll(".highlight")].find((element) => !inResult(element));
-    this.code = this.source.querySelector("pre code") || this.source.querySelector("pre");
-    this.original = this.code.textContent;
+    // enhanceSamples makes a Sample only of a wrapper that holds its source.
+    this.source = /** @type {HTMLElement} */ ([...wrapper.querySelectorAll(".highlight")].find((element) => !inResult(element)));
+    this.code = /** @type {HTMLElement} */ (this.source.querySelector("pre code") || this.source.querySelector("pre"));
+    this.original = this.code.textContent ?? ""; // never null for an element
     this.originalHTML = this.code.innerHTML;
     this.key = `lessonkit:sample:${location.pathname}:${number}`;
     this.#wrapOutput();
@@ -107,7 +122,7 @@ class Sample {
           : `Sample ${this.number} ran in your browser${result.output ? "." : "; it printed nothing."}`,
       );
     } catch (error) {
-      this.#say(`Sample ${this.number} could not run: ${error.message}.`, true);
+      this.#say(`Sample ${this.number} could not run: ${error instanceof Error ? error.message : error}.`, true);
     } finally {
       clearTimeout(stopTimer);
       this.stop.hidden = true;
@@ -124,6 +139,7 @@ class Sample {
     return result;
   }
 
+  /** @returns {Sample[]} */
   #unrunEarlierInSession() {
     if (!this.session) return [];
     return this.all.filter(
@@ -131,13 +147,15 @@ class Sample {
     );
   }
 
+  /** @param {RunResult} result */
   #showResult({ output, error }) {
-    let result = this.wrapper.querySelector(".result");
+    let result = /** @type {HTMLElement | null} */ (this.wrapper.querySelector(".result"));
     if (!result) {
       result = h("div", { class: "result" }, h("div", { class: "highlight" }, h("pre", {}, h("code"))));
       this.note.before(result);
     }
     const target = result.querySelector("pre code") || result.querySelector("pre") || result;
+    /** @type {Array<string | Node>} */
     const pieces = [output];
     if (error) {
       pieces.push(h("span", { class: "lk-traceback" }, h("strong", { class: "lk-error-label" }, "Error"), "\n", error));
@@ -181,7 +199,7 @@ class Sample {
   #restoreEdit() {
     // Only an edit of this very code comes back: if the lesson changed the sample, the old edit
     // stays in storage untouched rather than replacing new code.
-    const { value } = this.storage.readJSON(this.key);
+    const value = /** @type {{original?: unknown, code?: unknown} | null} */ (this.storage.readJSON(this.key).value);
     if (!value || value.original !== this.original || typeof value.code !== "string") return;
     this.textarea.value = value.code;
     this.#showSource();
@@ -192,8 +210,13 @@ class Sample {
     this.reset.disabled = !this.isEdited;
   }
 
+  /**
+   * @param {string} text
+   * @param {boolean} [problem]
+   */
   #say(text, problem = false) {
     this.noteIsProblem = problem;
+    /** @type {HTMLElement[]} */
     const children = text ? [h("p", { class: problem ? "lk-message" : "lk-note" }, text)] : [];
     if (problem && this.canRetry && this.engine.state === "failed") {
       children.push(button("Retry starting the engine", "lk-retry", () => this.engine.restart()));
@@ -202,11 +225,16 @@ class Sample {
   }
 }
 
-/** Make every not-yet-enhanced sample under `root` editable and runnable; returns how many. */
+/**
+ * Make every not-yet-enhanced sample under `root` editable and runnable; returns how many.
+ * @param {ParentNode} root
+ * @param {{engine: Engine, storage: Storage}} context
+ */
 export function enhanceSamples(root, { engine, storage }) {
-  const wrappers = [...root.querySelectorAll(".lk-sample")];
+  const wrappers = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lk-sample"))];
   // Retry lives in the panel when there is one, so the page never shows two buttons of that name.
   const canRetry = !root.querySelector(".lk-panel");
+  /** @type {Sample[]} */
   const all = [];
   wrappers.forEach((wrapper, index) => {
     if (wrapper.dataset.lkSample) return;

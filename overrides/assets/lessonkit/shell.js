@@ -1,3 +1,4 @@
+// @ts-check
 // lessonkit's browser shell, loaded on every page as an ES module. It brings each live experiment
 // (<section class="lk-panel">) and each runnable sample (<div class="lk-sample">) to life. It is
 // generic: a new lesson brings its own spec and engine in Python and needs no new JavaScript.
@@ -18,10 +19,12 @@ engine.subscribe(() => {
 /**
  * A table, a notebook cell or a line of code wider than the page scrolls sideways; a keyboard reader can only
  * scroll what can take focus, so each one that does scroll becomes a named, focusable region.
+ * @param {ParentNode} root
  */
 function focusableScrollers(root) {
   // Each region's name is unique on the page, as landmarks' names must be: tables and cells are
   // numbered in reading order, a signature is named by the object it signs.
+  /** @type {Array<[string, (element: HTMLElement, index: number) => string]>} */
   const kinds = [
     [".md-typeset__scrollwrap", (element, index) => `Table ${index}, scrolls sideways`],
     [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", (element, index) => `Notebook cell ${index}, scrolls sideways`],
@@ -30,7 +33,7 @@ function focusableScrollers(root) {
   ];
   for (const [selector, name] of kinds) {
     const all = [...document.querySelectorAll(selector)];
-    for (const scroller of root.querySelectorAll(`:is(${selector}):not([tabindex])`)) {
+    for (const scroller of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(`:is(${selector}):not([tabindex])`))) {
       if (scroller.scrollWidth <= scroller.clientWidth) continue;
       scroller.tabIndex = 0;
       scroller.setAttribute("role", "region");
@@ -51,10 +54,11 @@ function closeLeftPanels() {
   }
 }
 
+/** @param {ParentNode} [root] */
 function enhance(root = document) {
   closeLeftPanels();
   focusableScrollers(root);
-  const panels = [...root.querySelectorAll(".lk-panel:not([data-engine])")];
+  const panels = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lk-panel:not([data-engine])"))];
   const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
   if (!panels.length && !hasSamples) return;
   const storage = new Storage();
@@ -65,7 +69,7 @@ function enhance(root = document) {
     } catch (error) {
       // A broken spec must not take the page down: the static view stays, with the reason beside it.
       section.dataset.engine = "failed";
-      section.prepend(h("p", { class: "lk-message" }, `This experiment could not be started: ${error.message}`));
+      section.prepend(h("p", { class: "lk-message" }, `This experiment could not be started: ${error instanceof Error ? error.message : error}`));
     }
   }
   enhanceSamples(root, { engine, storage });

@@ -1,11 +1,27 @@
+// @ts-check
 // The reader's notes and baselines live in localStorage, which can be disabled, full or hold a value
 // this page can't read. None of that may lose what the reader wrote, so every access goes through
 // here and every problem comes back as a sentence the page shows, never as a thrown error.
 
-// "QuotaExceededError: The quota has been exceeded" (no final period: messages add their own).
-const describe = (error) =>
-  (error && error.name && error.message ? `${error.name}: ${error.message}` : String(error)).replace(/[.\s]+$/, "");
+/**
+ * Where the reader's words are kept: localStorage, or a test's own.
+ * @typedef {Pick<globalThis.Storage, "getItem" | "setItem" | "removeItem" | "key" | "length">} Backend
+ */
 
+/**
+ * A change's outcome: `keptAs` names where an unreadable old value was copied before the change.
+ * @typedef {{ok: true, keptAs: string | null, problem?: undefined} | {ok: false, problem: string | null, keptAs?: string | null}} Change
+ */
+
+// "QuotaExceededError: The quota has been exceeded" (no final period: messages add their own).
+// Anything may be thrown; a DOMException or an Error has a name and a message.
+/** @param {unknown} thrown */
+const describe = (thrown) => {
+  const error = /** @type {Partial<Error> | null | undefined} */ (thrown);
+  return (error && error.name && error.message ? `${error.name}: ${error.message}` : String(error)).replace(/[.\s]+$/, "");
+};
+
+/** @returns {{storage: Backend | null, problem: string | null}} */
 function openLocalStorage() {
   try {
     if (typeof window === "undefined") return { storage: null, problem: "this page has no window" };
@@ -18,15 +34,20 @@ function openLocalStorage() {
 }
 
 export class Storage {
-  /** `backend` is for tests: any object with getItem, setItem and removeItem (default: localStorage). */
+  /**
+   * `backend` is for tests: any object with getItem, setItem and removeItem (default: localStorage).
+   * @param {Backend} [backend]
+   */
   constructor(backend = undefined) {
     const { storage, problem } = backend === undefined ? openLocalStorage() : { storage: backend, problem: null };
     this.storage = storage;
     this.unavailable = problem;
     // Keys whose stored text could not be parsed: their raw text must be copied aside before
     // anything replaces or removes it.
+    /** @type {Map<string, string>} */
     this.unreadable = new Map();
     // Every unreadable text seen this visit, even once copied aside: export offers it.
+    /** @type {Map<string, string>} */
     this.setAside = new Map();
   }
 
@@ -34,6 +55,9 @@ export class Storage {
    * `{text, key}` (text null when absent) or `{text: null, problem}`. When `key` holds nothing, the
    * `formerKeys` are read in turn (what was saved under a lesson's former id is still the reader's);
    * `key` in the answer says where the text was found.
+   * @param {string} key
+   * @param {string[]} [formerKeys]
+   * @returns {{text: string | null, key: string, problem?: string | null}}
    */
   readText(key, formerKeys = []) {
     if (!this.storage) return { text: null, key, problem: this.unavailable };
@@ -51,6 +75,10 @@ export class Storage {
   /**
    * `{value}` (null when absent), or `{value: null, unreadable: raw, problem}` when the stored text
    * is not JSON or fails `check`. The unreadable text stays where it is, untouched.
+   * @param {string} key
+   * @param {(value: unknown) => string | null} [check]  what is wrong with a parsed value, or null
+   * @param {string[]} [formerKeys]
+   * @returns {{value: unknown, key: string, unreadable?: string, problem?: string | null}}
    */
   readJSON(key, check = () => null, formerKeys = []) {
     const { text, problem, key: found } = this.readText(key, formerKeys);
@@ -63,7 +91,7 @@ export class Storage {
       // Kept aside under the key being written from now on, so the next write copies it first.
       this.unreadable.set(key, text);
       this.setAside.set(found, text);
-      return { value: null, key: found, unreadable: text, problem: `it is not valid JSON (${error.message})` };
+      return { value: null, key: found, unreadable: text, problem: `it is not valid JSON (${error instanceof Error ? error.message : error})` };
     }
     const wrong = check(value);
     if (wrong) {
@@ -77,8 +105,10 @@ export class Storage {
   /**
    * Every unreadable text under `prefix`, by key: those read this visit, and those set aside
    * ("…:corrupt:…") on any visit. What export offers, so unreadable text is never only in storage.
+   * @param {string} prefix
    */
   unreadableTexts(prefix) {
+    /** @type {Record<string, string | null>} */
     const found = {};
     for (const [key, text] of this.setAside) if (key.startsWith(prefix)) found[key] = text;
     if (!this.storage) return found;
@@ -93,19 +123,34 @@ export class Storage {
     return found;
   }
 
-  /** Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went. */
+  /**
+   * Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went.
+   * @param {string} key
+   * @param {string} text
+   * @returns {Change}
+   */
   write(key, text) {
     return this.#change(key, (storage) => storage.setItem(key, text));
   }
 
+  /**
+   * @param {string} key
+   * @param {unknown} value
+   */
   writeJSON(key, value) {
     return this.write(key, JSON.stringify(value));
   }
 
+  /** @param {string} key */
   remove(key) {
     return this.#change(key, (storage) => storage.removeItem(key));
   }
 
+  /**
+   * @param {string} key
+   * @param {(storage: Backend) => void} apply
+   * @returns {Change}
+   */
   #change(key, apply) {
     if (!this.storage) return { ok: false, problem: this.unavailable };
     let keptAs = null;
@@ -113,7 +158,7 @@ export class Storage {
       if (this.unreadable.has(key)) {
         // Copy the unreadable text aside first; if that copy fails, the change is refused.
         keptAs = `${key}:corrupt:${new Date().toISOString()}`;
-        this.storage.setItem(keptAs, this.unreadable.get(key));
+        this.storage.setItem(keptAs, /** @type {string} */ (this.unreadable.get(key)));
         this.unreadable.delete(key);
       }
       apply(this.storage);

@@ -1,26 +1,45 @@
+// @ts-check
 // The timeline and the playback buttons, worded by the spec. Marks carry names: the clock, the
 // slider's aria-valuetext and the ticks under it all say where the reader is ("30 seconds, T4
 // arrived"; "Stage 2 of 4: scope filters"), so moving through an experiment reads as well as it looks.
 import { button, formatNumber, labelled } from "./controls.js";
 import { h, uniqueId } from "./dom.js";
 
+/** @typedef {import("./types/spec.js").Timeline} Timeline */
+/** @typedef {import("./types/spec.js").Playback} Playback */
+/** @typedef {import("./types/spec.js").Mark} Mark */
+/** @typedef {import("./playback.js").Phase} Phase */
+
 const EPSILON = 1e-9;
 
-/** The mark a moment falls on (the latest at or before it), or null before the first. */
+/**
+ * The mark a moment falls on (the latest at or before it), or null before the first.
+ * @param {Timeline} timeline
+ * @param {number} time
+ * @returns {Mark | null}
+ */
 export function markAt(timeline, time) {
   let found = null;
   for (const mark of timeline.marks) if (mark.at <= time + EPSILON && (!found || mark.at > found.at)) found = mark;
   return found;
 }
 
-/** How a moment is spoken, in the timeline's unit: "30 seconds, T4 arrived", "1 model request, Request 1 of 24, turn 1". */
+/**
+ * How a moment is spoken, in the timeline's unit: "30 seconds, T4 arrived", "1 model request, Request 1 of 24, turn 1".
+ * @param {Timeline} timeline
+ * @param {number} time
+ */
 export function describeMoment(timeline, time) {
   const mark = markAt(timeline, time);
   return `${formatNumber(time)} ${time === 1 ? timeline.unit_one : timeline.unit}, ${mark ? mark.name : timeline.start}`;
 }
 
 export class TimelineControls {
-  /** `on` = {primary(), restart(), next(), seek(seconds), speed(value)} */
+  /**
+   * @param {Timeline} timeline
+   * @param {Playback} playback
+   * @param {{primary: () => void, restart: () => void, next: () => void, seek: (seconds: number) => void, speed: (value: number) => void}} on
+   */
   constructor(timeline, playback, on) {
     this.timeline = timeline;
     this.playback = playback;
@@ -78,6 +97,7 @@ export class TimelineControls {
     this.showTime(0);
   }
 
+  /** @param {Phase} phase */
   showPhase(phase) {
     const { playback } = this;
     const text = { start: playback.play, playing: playback.pause, paused: playback.resume, ended: playback.replay }[phase];
@@ -87,12 +107,14 @@ export class TimelineControls {
   /**
    * The moment the timeline shows for a clock time: the last step already reached (never rounded
    * up, so the slider can't claim a mark the clock hasn't reached yet).
+   * @param {number} seconds
    */
   shownTime(seconds) {
     const { step, end } = this.timeline;
     return Math.min(end, Math.floor(seconds / step + 1e-9) * step);
   }
 
+  /** @param {number} shown */
   showTime(shown) {
     if (this.slider.valueAsNumber !== shown) this.slider.value = String(shown);
     const spoken = describeMoment(this.timeline, shown);
@@ -103,11 +125,13 @@ export class TimelineControls {
     if (this.clock.textContent !== text) this.clock.textContent = text;
   }
 
+  /** @param {boolean} stepping */
   showStepping(stepping) {
     this.hint.hidden = !stepping;
   }
 
   /** Moving through time needs the engine's views: held (disabled) while it is down. */
+  /** @param {boolean} held */
   hold(held) {
     for (const control of [this.primary, this.restart, this.next, this.slider, this.speed]) if (control) control.disabled = held;
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The one classic script of the shell. Everything else is an ES module, and module scripts do not
 // run at all on a page opened from a file (file://: browsers refuse them across the "null"
 // origin), nor when shell.js cannot be loaded. Then each panel would keep saying its controls
@@ -7,9 +8,14 @@
 "use strict";
 
 (function () {
+  /**
+   * The panel's words, or none when its spec cannot be read.
+   * @param {Element} section
+   * @returns {Partial<import("./types/spec.js").Words>}
+   */
   function words(section) {
     try {
-      return JSON.parse(section.getAttribute("data-spec")).words || {};
+      return JSON.parse(section.getAttribute("data-spec") || "null").words || {};
     } catch (error) {
       return {};
     }

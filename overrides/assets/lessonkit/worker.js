@@ -1,20 +1,31 @@
+// @ts-check
 // The Python engine's home in the browser: a classic Web Worker, so Pyodide's start-up and every
 // computation stay off the page's main thread. Everything it loads comes from this site: the
 // manifest runtime.json (written by the build next to this file) names the pinned Pyodide, the
 // lessonkit wheel and the build's memory snapshot, all relative to the manifest. No micropip, no CDN, no network beyond the origin.
-// The message protocol is described in engine.js.
+// The message protocol is described in engine.js, and typed in types/protocol.js.
 "use strict";
 
+/** @typedef {import("./types/protocol.js").Posted} Posted */
+/** @typedef {import("./types/protocol.js").FromWorker} FromWorker */
+/** @typedef {import("./types/protocol.js").Runtime} Runtime */
+
 const manifestURL = new URL("runtime.json", self.location.href);
+/** @type {Runtime | null} lessonkit.runtime, once the engine has booted */
 let runtime = null;
 
+/** @param {unknown} error */
 function describe(error) {
   if (!error) return "unknown error";
   // Python exceptions arrive as PythonError whose message is the whole traceback: keep its last line.
-  const text = String(error.message || error).trim();
+  const text = String(/** @type {Partial<Error>} */ (error).message || error).trim();
   return text.split("\n").filter(Boolean).pop() || text;
 }
 
+/**
+ * @param {string | URL} url
+ * @param {string} what  the file, as a sentence names it
+ */
 async function fetchOk(url, what) {
   let response;
   try {
@@ -34,6 +45,7 @@ const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"
 /**
  * The interpreter's memory from the build's sparse form (snapshot.mjs describes it): the pages
  * that are not all zeros, put back where they were in a zeroed image of the full length.
+ * @param {Uint8Array} sparse
  */
 function expandMemory(sparse) {
   const view = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
@@ -52,11 +64,16 @@ function expandMemory(sparse) {
   return memory;
 }
 
-/** The bytes of a gzip-compressed response, inflated by the browser itself. */
+/**
+ * The bytes of a gzip-compressed response, inflated by the browser itself.
+ * @param {Response} response
+ */
 async function inflate(response) {
+  if (!response.body) throw new Error(`${response.url} came without a body`);
   return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
 }
 
+/** @param {string} indexURL */
 async function checkPresent(indexURL) {
   const missing = await Promise.all(
     PYODIDE_FILES.map(async (name) => {
@@ -98,6 +115,7 @@ async function checkWebAssembly() {
   }
 }
 
+/** @returns {Promise<{pyodide: string, seconds: number, start: string}>} */
 async function boot() {
   const started = performance.now();
   // Everything that does not depend on something else starts at once; only what Pyodide would
@@ -109,7 +127,7 @@ async function boot() {
   try {
     manifest = JSON.parse(manifestText);
   } catch (error) {
-    throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${error.message})`);
+    throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${describe(error)})`);
   }
   const indexURL = new URL(manifest.pyodide, manifestURL).href;
   // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
@@ -125,12 +143,14 @@ async function boot() {
   } catch (error) {
     throw new Error(`Pyodide's loader could not be loaded from ${indexURL} (${describe(error)})`);
   }
+  // What pyodide.js has just defined in this worker's global scope.
+  const { loadPyodide } = /** @type {{loadPyodide: typeof import("pyodide").loadPyodide}} */ (/** @type {unknown} */ (self));
   await webAssembly;
   await present;
   const log = {
     // Python's own start-up chatter is not an error; samples capture their output in Python.
-    stdout: (line) => console.debug("[python]", line),
-    stderr: (line) => console.debug("[python stderr]", line),
+    stdout: (/** @type {string} */ line) => console.debug("[python]", line),
+    stderr: (/** @type {string} */ line) => console.debug("[python stderr]", line),
   };
   // The build's memory snapshot restores an interpreter that has already imported the engines;
   // when it cannot be used, Python starts the ordinary way and the page says why.
@@ -151,7 +171,7 @@ async function boot() {
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
-  runtime = pyodide.pyimport("lessonkit.runtime");
+  runtime = /** @type {Runtime} */ (pyodide.pyimport("lessonkit.runtime"));
   // Everything imported so far lives as long as the worker: frozen, the collector stops walking it
   // again and again while a reader's views are computed (a full walk of it costs milliseconds here).
   // Not collected first: that walk itself took 17 ms, and what little garbage the start-up left is
@@ -161,12 +181,21 @@ async function boot() {
 }
 
 const booted = boot();
+/** @param {FromWorker} message */
+const say = (message) => postMessage(message);
+
 booted.then(
-  (info) => postMessage({ kind: "ready", ...info }),
-  (error) => postMessage({ kind: "failed", reason: describe(error) }),
+  (info) => say({ kind: "ready", ...info }),
+  (error) => say({ kind: "failed", reason: describe(error) }),
 );
 
+/**
+ * The answer to a request, but for its kind and id.
+ * @param {Posted} data
+ * @returns {{text: string} | {ok: true, result: import("./types/protocol.js").RunResult} | {ok: false, error: string}}
+ */
 function handle(data) {
+  if (!runtime) throw new Error("the Python engine has not started");
   if (data.kind === "view") {
     // runtime.answer's JSON, {"ok": true, "view": ...} or the engine's own refusal {"ok": false,
     // "error": ...}, goes to the page as text: a string crosses to the page as one copy, where
@@ -178,11 +207,12 @@ function handle(data) {
     // undefined becomes Python's None: a sample without a session starts from fresh globals.
     return { ok: true, result: JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined, data.page || "")) };
   }
-  return { ok: false, error: `unknown request kind ${JSON.stringify(data.kind)}` };
+  return { ok: false, error: `unknown request kind ${JSON.stringify(/** @type {{kind: unknown}} */ (data).kind)}` };
 }
 
 self.addEventListener("message", async (event) => {
-  const data = event.data || {};
+  const data = /** @type {MessageEvent<Posted | null>} */ (event).data || /** @type {Posted} */ ({});
+  /** @type {ReturnType<typeof handle>} */
   let answer;
   try {
     await booted;
@@ -190,5 +220,5 @@ self.addEventListener("message", async (event) => {
   } catch (error) {
     answer = { ok: false, error: describe(error) };
   }
-  postMessage({ kind: "answer", id: data.id, ...answer });
+  say({ kind: "answer", id: data.id, ...answer });
 });

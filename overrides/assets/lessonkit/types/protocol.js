@@ -1,0 +1,119 @@
+// @ts-check
+// The message protocol between the page (engine.js) and the Python engine's worker (worker.js),
+// described in words at the top of engine.js, as types both files are checked against. Messages
+// are structured-clone objects, never Python objects. Types only, for `tsc --noEmit`: neither
+// the page nor the worker loads this file.
+
+/** @typedef {import("./spec.js").Params} Params */
+/** @typedef {import("./spec.js").View} View */
+
+/**
+ * A view for these settings: answered by `lessonkit.runtime.answer`. `baseline` is the settings
+ * of the reader's captured baseline, or null; the view comes without its export unless `export`.
+ * @typedef {object} ViewRequest
+ * @property {"view"} kind
+ * @property {string} lesson
+ * @property {Params} params
+ * @property {Params | null} baseline
+ * @property {boolean} export
+ */
+
+/**
+ * A reader's sample, run by `lessonkit.runtime.run` as the build ran block `blockId` (the
+ * sample's "<code block: …>" id, hence its `__name__`); `page` keeps each page's sessions apart
+ * in a worker that outlives it.
+ * @typedef {object} RunRequest
+ * @property {"run"} kind
+ * @property {string} code
+ * @property {string | null} session
+ * @property {string} blockId
+ * @property {string} page
+ */
+
+/** @typedef {ViewRequest | RunRequest} Request */
+
+/** A request as posted: `id` pairs it with its answer. @typedef {Request & {id: number}} Posted */
+
+/**
+ * The engine booted. `start` says how: restored from the build's snapshot, or not and why.
+ * @typedef {object} Ready
+ * @property {"ready"} kind
+ * @property {string} pyodide  Pyodide's version
+ * @property {number} seconds
+ * @property {string} start
+ */
+
+/**
+ * Booting failed (the worker may also fire an "error" event).
+ * @typedef {object} Failed
+ * @property {"failed"} kind
+ * @property {string} reason
+ */
+
+/**
+ * A view's answer: `lessonkit.runtime.answer`'s JSON text, an `EngineAnswer` once parsed.
+ * @typedef {object} ViewAnswer
+ * @property {"answer"} kind
+ * @property {number} id
+ * @property {string} text
+ */
+
+/**
+ * What a sample printed, and its traceback (null when it raised nothing).
+ * @typedef {object} RunResult
+ * @property {string} output
+ * @property {string | null} error
+ */
+
+/**
+ * A sample's answer.
+ * @typedef {object} RunAnswer
+ * @property {"answer"} kind
+ * @property {number} id
+ * @property {true} ok
+ * @property {RunResult} result
+ */
+
+/**
+ * The worker could not answer (the engine did not boot, Python raised, an unknown kind).
+ * @typedef {object} Refused
+ * @property {"answer"} kind
+ * @property {number} id
+ * @property {false} ok
+ * @property {string} error
+ */
+
+/** @typedef {ViewAnswer | RunAnswer | Refused} Answer */
+
+/** Everything the worker posts to the page. @typedef {Ready | Failed | Answer} FromWorker */
+
+/**
+ * `runtime.answer`'s JSON, parsed: the view, or the engine's refusal in its own words.
+ * @typedef {{ok: true, view: View} | {ok: false, error: string}} EngineAnswer
+ */
+
+/**
+ * The Python side the worker calls, `lessonkit.runtime` (src/lessonkit/runtime.py): JSON text
+ * in and out, so no Python object crosses to the page.
+ * @typedef {object} Runtime
+ * @property {(request: string) => string} answer
+ * @property {(code: string, blockId: string, session: string | undefined, page: string) => string} run
+ */
+
+/**
+ * The worker the page's first script (early.js) started, and everything it said before the
+ * shell adopted it; engine.js takes it over.
+ * @typedef {object} EarlyWorker
+ * @property {string} url  the worker script's absolute address
+ * @property {() => {worker: Worker, events: Event[], started: number}} adopt
+ */
+
+/**
+ * What early.js leaves on the window: its worker (until adopted) and, by their absolute address,
+ * the precomputed tables it has started reading.
+ * @typedef {object} EarlyStart
+ * @property {EarlyWorker | null} engine
+ * @property {Map<string, Promise<Array<[Params, string]>>>} views
+ */
+
+export {};

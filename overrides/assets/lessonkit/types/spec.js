@@ -1,0 +1,171 @@
+// @ts-check
+// The panel spec as the shell receives it: `Panel.spec()` in src/lessonkit/panel/spec.py, written
+// by the build into each panel's data-spec attribute. Types only, for `tsc --noEmit`: no module
+// of the shell imports this file at run time, and the build preloads only the modules beside
+// the shell (site_hooks.py), not those in this folder.
+
+/**
+ * A parameter's value as JSON carries it: a choice's option value, a toggle's boolean, a number.
+ * @typedef {string | number | boolean | null} Value
+ */
+
+/**
+ * Settings by parameter name: the controls' values and, with a timeline, its moment.
+ * @typedef {Record<string, Value>} Params
+ */
+
+/**
+ * @typedef {object} Option
+ * @property {Value} value
+ * @property {string} label
+ */
+
+/**
+ * A `<select>`: one of a fixed set of options (`Choice`).
+ * @typedef {object} ChoiceControl
+ * @property {"choice"} kind
+ * @property {string} name
+ * @property {string} label
+ * @property {Option[]} options
+ * @property {Value} default
+ */
+
+/**
+ * A checkbox (`Toggle`); the controls it `enables` are disabled while it is off.
+ * @typedef {object} ToggleControl
+ * @property {"toggle"} kind
+ * @property {string} name
+ * @property {string} label
+ * @property {boolean} default
+ * @property {string[]} enables
+ */
+
+/**
+ * A number field or a slider (`Number`, `Range`): a value on a step grid, in range.
+ * @typedef {object} QuantityControl
+ * @property {"number" | "range"} kind
+ * @property {string} name
+ * @property {string} label
+ * @property {number} minimum
+ * @property {number} maximum
+ * @property {number} default
+ * @property {number} step
+ * @property {string} unit
+ */
+
+/**
+ * The reader's own words (`Text`): kept with the notes, never a parameter of the view.
+ * @typedef {object} TextControl
+ * @property {"text"} kind
+ * @property {string} name
+ * @property {string} label
+ * @property {string} hint
+ */
+
+/** @typedef {ChoiceControl | ToggleControl | QuantityControl | TextControl} Control */
+
+/** @typedef {ChoiceControl | ToggleControl | QuantityControl} ParameterControl */
+
+/**
+ * @typedef {object} Mark
+ * @property {number} at
+ * @property {string} name  spoken and shown in the clock
+ * @property {string} tick  the short label under the slider ("" to use the name)
+ */
+
+/**
+ * @typedef {object} Timeline
+ * @property {number} end
+ * @property {number} step
+ * @property {Mark[]} marks
+ * @property {string} start  names the moment before the first mark
+ * @property {string} name
+ * @property {string} label
+ * @property {string} unit
+ */
+
+/**
+ * The timeline as one more parameter: what `parameterControls` lists after the controls.
+ * @typedef {Timeline & {kind: "time"}} TimeControl
+ */
+
+/**
+ * @typedef {object} Speed
+ * @property {number} value
+ * @property {string} label
+ */
+
+/**
+ * The playback controls' words and how the clock behaves when settings change (`Playback`).
+ * @typedef {object} Playback
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} resume
+ * @property {string} restart
+ * @property {string} replay
+ * @property {string | null} next  labels a button that pauses at the next mark; null: no such button
+ * @property {string} speed
+ * @property {Speed[]} speeds
+ * @property {number} default_speed
+ * @property {boolean} play_on_change
+ * @property {string} stepping_hint
+ */
+
+/**
+ * Every word the shell shows around a panel (`Words`); `{name}` placeholders are filled by the shell.
+ * @typedef {object} Words
+ * @property {string} capture
+ * @property {string} replace
+ * @property {string} clear
+ * @property {string} baseline
+ * @property {string} no_baseline
+ * @property {string} now
+ * @property {string} export
+ * @property {string} export_file
+ * @property {string} notes
+ * @property {string} export_notes
+ * @property {string} expand
+ * @property {string} exit_expanded
+ * @property {string} copy_link
+ * @property {string} link_copied
+ * @property {string} link_not_copied
+ * @property {string} link_refused
+ * @property {string} engine_starting
+ * @property {string} engine_starting_pending
+ * @property {string} engine_failed
+ * @property {string} retry
+ * @property {string} view_failed
+ * @property {string} answered_by_build
+ * @property {string} answered_by_build_ready
+ * @property {string} answered_live
+ * @property {string} shell_missing
+ * @property {string} shell_missing_file
+ * @property {string} static_note
+ */
+
+/**
+ * @typedef {object} PanelSpec
+ * @property {string} lesson
+ * @property {string} title
+ * @property {Control[]} controls
+ * @property {Timeline | null} timeline
+ * @property {Playback | null} playback  present whenever the timeline is
+ * @property {Words} words
+ * @property {string[]} former_ids
+ * @property {Params} defaults
+ * @property {string | null} precomputed  the build's table of views, relative to the shell's assets
+ * @property {string[]} text_fields
+ */
+
+/**
+ * One view of the experiment (`View.to_json`): `export` only when it was asked for.
+ * @typedef {object} View
+ * @property {string} status
+ * @property {string} html
+ * @property {string} baseline
+ * @property {Record<string, unknown>} state
+ * @property {unknown} [export]
+ * @property {string | null} [refusal]
+ */
+
+export {};
