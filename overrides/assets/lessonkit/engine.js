@@ -19,6 +19,7 @@
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 // Requests sent while the worker boots wait inside the worker until it is ready.
 // The same protocol, as types both this file and worker.js are checked against: types/protocol.js.
+import { LRUMap } from "./lru.js";
 import { paramsKey } from "./params.js";
 
 /** @typedef {import("./types/spec.js").Params} Params */
@@ -42,6 +43,11 @@ const early = () => /** @type {{lessonkitEarly?: EarlyStart}} */ (globalThis).le
 
 const BOOT_TIMEOUT_MS = 60_000;
 
+// How many of the views Python computed in this page are kept to answer again: enough for the
+// longest timeline (24 marks) played through twice, with and without a baseline, and the settings
+// tried in between. Counted in views, not bytes; bench/FINDINGS.md gives their sizes.
+const LIVE_VIEWS = 64;
+
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 /** @param {unknown} text */
 const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
@@ -63,9 +69,9 @@ async function fetchTable(url) {
 export class Engine {
   /**
    * @param {string | URL} workerURL
-   * @param {{bootTimeout?: number}} [options]
+   * @param {{bootTimeout?: number, liveViews?: number}} [options]  `liveViews`: how many views Python computed are kept
    */
-  constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS } = {}) {
+  constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS, liveViews = LIVE_VIEWS } = {}) {
     this.workerURL = workerURL;
     this.bootTimeout = bootTimeout;
     /** @type {State} */
@@ -87,13 +93,15 @@ export class Engine {
     this.nextId = 1;
     /** @type {Set<(engine: Engine) => void>} */
     this.listeners = new Set();
-    // Views known without asking Python: the build's initial views, the build's precomputed
-    // tables (as JSON text, read when first asked for), and every view computed so far; `sources`
-    // says which answered each ("build" or "live").
+    // Views known without asking Python again, by paramsKey. The build's (each panel's initial
+    // view, and the precomputed tables as JSON text until first asked for) are a set the build
+    // fixed, and they are what answers while Python starts, so all of them are kept. The views
+    // Python computed grow with every setting the reader tries: only the most recent are kept,
+    // and one forgotten is asked of Python again.
     /** @type {Map<string, View | string>} */
-    this.views = new Map();
-    /** @type {Map<string, Source>} */
-    this.sources = new Map();
+    this.built = new Map();
+    /** @type {LRUMap<string, View>} */
+    this.live = new LRUMap(liveViews);
     /** @type {Map<string, Promise<number>>} lesson -> its precomputed table's view count, settled once loaded (0 if it failed) */
     this.tables = new Map();
   }
@@ -155,17 +163,14 @@ export class Engine {
   }
 
   /**
-   * Record a view already known (e.g. the one the build rendered into the page).
+   * Record a view the build computed (the one it rendered into the page, or a precomputed one).
    * @param {string} lesson
    * @param {Params} params
    * @param {View | string} view  a precomputed view may still be its JSON text
    * @param {Params | null} [baseline]
-   * @param {Source} [source]
    */
-  remember(lesson, params, view, baseline = null, source = "build") {
-    const key = paramsKey(lesson, params, baseline);
-    this.views.set(key, view);
-    this.sources.set(key, source);
+  remember(lesson, params, view, baseline = null) {
+    this.built.set(paramsKey(lesson, params, baseline), view);
   }
 
   /**
@@ -204,7 +209,7 @@ export class Engine {
    * @returns {Source}
    */
   source(lesson, params, baseline = null) {
-    return this.sources.get(paramsKey(lesson, params, baseline)) || "live";
+    return this.built.has(paramsKey(lesson, params, baseline)) ? "build" : "live";
   }
 
   /**
@@ -251,8 +256,8 @@ export class Engine {
     const ask = () =>
       usable() ||
       this.#request({ kind: "view", lesson, params, baseline, export: withExport }).then((answer) => {
-        // A view asked for again with its export keeps the source of the one the reader was shown.
-        this.remember(lesson, params, answer.view, baseline, this.sources.get(key) || "live");
+        // A build's view asked for again with its export stays the build's: source() still says so.
+        this.live.set(key, answer.view);
         return answer.view;
       });
     // A table still on its way is waited for while Python starts; once Python runs, it answers at once.
@@ -260,15 +265,19 @@ export class Engine {
   }
 
   /**
-   * The view remembered under `key`, read from its precomputed text the first time; undefined if none.
+   * The view known under `key`: Python's (which may carry the export) before the build's, read
+   * from its precomputed text the first time; undefined if none.
    * @param {string} key
    * @returns {View | undefined}
    */
   #known(key) {
-    const known = this.views.get(key);
-    if (typeof known !== "string") return known;
-    const view = JSON.parse(known);
-    this.views.set(key, view);
+    const live = this.live.get(key);
+    if (live) return live;
+    const built = this.built.get(key);
+    if (typeof built !== "string") return built;
+    /** @type {View} */
+    const view = JSON.parse(built);
+    this.built.set(key, view);
     return view;
   }
 
