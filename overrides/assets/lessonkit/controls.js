@@ -127,7 +127,7 @@ const KINDS = {
       }
       refuse(null);
       if (checked.value !== current) {
-        current = checked.value;
+        current = /** @type {number} */ (checked.value); // a quantity checks to a number
         changed();
       }
     };

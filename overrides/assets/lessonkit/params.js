@@ -1,3 +1,4 @@
+// @ts-check
 // A panel's parameters as the shell handles them: typed values checked against the spec, a stable
 // key for caching views, and the text form they take in a shareable link. Pure functions: no DOM,
 // so node --test checks them directly. The Python Panel remains the authority (it checks every
@@ -7,27 +8,46 @@
 
 // As lessonkit.checks: a name or value longer than LONGEST characters is cut, and a refusal says
 // each distinct problem once, the first MOST_SAID of them, then how many more.
+/** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
+/** @typedef {import("./types/spec.js").Params} Params */
+/** @typedef {import("./types/spec.js").Value} Value */
+/** @typedef {import("./types/spec.js").ParameterControl | import("./types/spec.js").TimeControl} Parameter */
+/** @typedef {{value: Value, problem?: undefined} | {value?: undefined, problem: string}} Checked */
+
 const LONGEST = 80;
 const MOST_SAID = 3;
 
+/** @param {string} text */
 const cut = (text) => {
   const characters = Array.from(text); // by code point, as Python counts
   return characters.length <= LONGEST ? text : `${characters.slice(0, LONGEST).join("")}…`;
 };
 // NaN and the infinities have no JSON; they are spelled as Python's JSON reader writes them.
+/** @param {unknown} value */
 const show = (value) => cut(typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value));
+/** @param {number} number */
 const format = (number) => String(Math.round(number * 1e9) / 1e9);
+/** @param {string} name */
 const called = (name) => `parameter '${cut(name)}'`;
 
-/** Each distinct problem once, the first MOST_SAID, then a last entry counting the rest ("and 4997 more"). */
+/**
+ * Each distinct problem once, the first MOST_SAID, then a last entry counting the rest ("and 4997 more").
+ * @param {string[]} problems
+ */
 function saidOnce(problems) {
   const distinct = [...new Set(problems)];
   if (distinct.length <= MOST_SAID) return distinct;
   return [...distinct.slice(0, MOST_SAID), `and ${distinct.length - MOST_SAID} more`];
 }
 
-/** Parameters as a stable text key: the same settings in any order give the same key. */
+/**
+ * Parameters as a stable text key: the same settings in any order give the same key.
+ * @param {string} lesson
+ * @param {Params} params
+ * @param {Params | null} [baseline]
+ */
 export function paramsKey(lesson, params, baseline = null) {
+  /** @param {Params | null | undefined} object */
   const sorted = (object) =>
     object === null || object === undefined
       ? null
@@ -35,13 +55,23 @@ export function paramsKey(lesson, params, baseline = null) {
   return JSON.stringify([lesson, sorted(params), sorted(baseline)]);
 }
 
-/** Every parameter the view takes, in order: the controls that are not the reader's text, then the timeline. */
+/**
+ * Every parameter the view takes, in order: the controls that are not the reader's text, then the timeline.
+ * @param {PanelSpec} spec
+ * @returns {Parameter[]}
+ */
 export function parameterControls(spec) {
-  const controls = spec.controls.filter((control) => control.kind !== "text");
+  /** @type {Parameter[]} */
+  const controls = [];
+  for (const control of spec.controls) if (control.kind !== "text") controls.push(control);
   if (spec.timeline) controls.push({ ...spec.timeline, kind: "time" });
   return controls;
 }
 
+/**
+ * What a parameter allows, in the words lessonkit.checks uses.
+ * @param {Parameter} control
+ */
 export function allowed(control) {
   switch (control.kind) {
     case "choice":
@@ -58,9 +88,18 @@ export function allowed(control) {
   }
 }
 
+/**
+ * @param {Parameter} control
+ * @param {unknown} value
+ */
 const refuse = (control, value) => `${called(control.name)} is ${show(value)}; allowed: ${allowed(control)}`;
 
-/** `{value}` or `{problem}` for one typed value. Numbers snap to their grid, as Python's check does. */
+/**
+ * `{value}` or `{problem}` for one typed value. Numbers snap to their grid, as Python's check does.
+ * @param {Parameter} control
+ * @param {unknown} value
+ * @returns {Checked}
+ */
 export function checkValue(control, value) {
   switch (control.kind) {
     case "choice": {
@@ -83,7 +122,12 @@ export function checkValue(control, value) {
   }
 }
 
-/** A whole object of typed values: its checked params, and every problem in the order the Python Panel finds them. */
+/**
+ * A whole object of typed values: its checked params, and every problem in the order the Python Panel finds them.
+ * @param {PanelSpec} spec
+ * @param {unknown} raw
+ * @returns {{params: Params, problems: string[]}}
+ */
 function examine(spec, raw) {
   const controls = parameterControls(spec);
   const names = controls.map((control) => control.name);
@@ -93,31 +137,46 @@ function examine(spec, raw) {
   const problems = Object.keys(raw)
     .filter((name) => !names.includes(name))
     .map((name) => `${called(name)} is not one of this experiment's; allowed: ${names.join(", ")}`);
+  const given = /** @type {Record<string, unknown>} */ (raw);
+  /** @type {Params} */
   const params = {};
   for (const control of controls) {
-    if (!(control.name in raw)) {
+    if (!(control.name in given)) {
       problems.push(`${called(control.name)} is missing; allowed: ${allowed(control)}`);
       continue;
     }
-    const { value, problem } = checkValue(control, raw[control.name]);
-    if (problem) problems.push(problem);
-    else params[control.name] = value;
+    const checked = checkValue(control, given[control.name]);
+    if (checked.problem !== undefined) problems.push(checked.problem);
+    else params[control.name] = checked.value;
   }
   return { params, problems };
 }
 
-/** Check a whole object of typed values (saved settings): `{params}`, or `{problems}`, each said once. */
+/**
+ * Check a whole object of typed values (saved settings): `{params}`, or `{problems}`, each said once.
+ * @param {PanelSpec} spec
+ * @param {unknown} raw
+ * @returns {{params: Params, problems?: undefined} | {params?: undefined, problems: string[]}}
+ */
 export function checkParams(spec, raw) {
   const { params, problems } = examine(spec, raw);
   return problems.length ? { problems: saidOnce(problems) } : { params };
 }
 
-/** A value as it reads in a link: 36, evict, true, 0.25. */
+/**
+ * A value as it reads in a link: 36, evict, true, 0.25.
+ * @param {Value} value
+ */
 function toText(value) {
   return typeof value === "string" ? value : String(value);
 }
 
-/** The text of a link back into a typed value for `control` (a choice matches its options' text). */
+/**
+ * The text of a link back into a typed value for `control` (a choice matches its options' text).
+ * @param {Parameter} control
+ * @param {string} text
+ * @returns {Value}
+ */
 function fromText(control, text) {
   if (control.kind === "choice") {
     const option = control.options.find((each) => toText(each.value) === text);
@@ -129,7 +188,11 @@ function fromText(control, text) {
   return Number.isFinite(number) ? number : text;
 }
 
-/** The settings as a link's fragment: "budget=36&policy=evict&time=60". */
+/**
+ * The settings as a link's fragment: "budget=36&policy=evict&time=60".
+ * @param {PanelSpec} spec
+ * @param {Params} params
+ */
 export function encodeState(spec, params) {
   const query = new URLSearchParams();
   for (const control of parameterControls(spec)) {
@@ -138,7 +201,10 @@ export function encodeState(spec, params) {
   return query.toString();
 }
 
-/** True when a fragment looks like experiment settings rather than a heading's anchor. */
+/**
+ * True when a fragment looks like experiment settings rather than a heading's anchor.
+ * @param {string} fragment
+ */
 export function isState(fragment) {
   return fragment.includes("=");
 }
@@ -147,19 +213,24 @@ export function isState(fragment) {
  * A link's fragment back into settings. Every parameter missing from the link takes its default;
  * `{params}` when everything in it can be used, otherwise `{problems}` naming each parameter, each
  * problem once however often the link repeats it.
+ * @param {PanelSpec} spec
+ * @param {string} fragment
+ * @returns {{params: Params, problems?: undefined} | {params?: undefined, problems: string[]}}
  */
 export function decodeState(spec, fragment) {
   const query = new URLSearchParams(fragment.replace(/^#/, ""));
+  /** @type {Params} */
   const raw = { ...spec.defaults };
   const controls = parameterControls(spec);
   const names = controls.map((control) => control.name);
+  /** @type {string[]} */
   const problems = [];
   for (const [name, text] of query) {
     if (!names.includes(name)) {
       problems.push(`${called(name)} is not one of this experiment's; allowed: ${names.join(", ")}`);
       continue;
     }
-    raw[name] = fromText(controls.find((control) => control.name === name), text);
+    raw[name] = fromText(/** @type {Parameter} */ (controls.find((control) => control.name === name)), text);
   }
   const checked = examine(spec, raw);
   problems.push(...checked.problems);

@@ -81,7 +81,10 @@
  * @property {string} start  names the moment before the first mark
  * @property {string} name
  * @property {string} label
- * @property {string} unit
+ * @property {string} unit  what it counts, spoken ("seconds", "model requests")
+ * @property {string} unit_one  the same for exactly one ("second")
+ * @property {string} clock_unit  as the clock beside it shows it ("s")
+ * @property {number} clock_decimals  the clock's places after the point
  */
 
 /**
