@@ -46,8 +46,8 @@ typecheck: $(NODE_READY)
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/tsc -p tsconfig.worker.json
 
-# The browser shell's pure modules (clock, parameters and links, storage, the engine's view cache
-# with the test's own worker) under node's own runner.
+# The browser shell's pure modules (clock, parameters and links, storage) and the engine client (its
+# view cache, boot, waiting requests, failures and restart) with a fake Worker, under node's own runner.
 test-js:
 	node --test tests/js/
 
