@@ -35,9 +35,11 @@ tools:
 browser: $(INSTALLED)
 	$(BIN)/python -m lessonkit.authoring.browser_setup
 
-# ruff over the engines, build tools, tests and benchmarks, and over the samples in the pages.
+# ruff's checks and its format over the engines, build tools, tests and benchmarks, and ruff over the
+# samples in the pages.
 lint: $(INSTALLED)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/python -m lessonkit.authoring.lint_samples docs
 
 # The browser shell's JSDoc types, checked by the TypeScript pinned in package.json, nothing emitted:

@@ -151,8 +151,16 @@ def measure_one(engine: str, scale: int) -> dict[str, Any]:
         times.append(time.perf_counter() - started)
         if sum(times) > LIMIT_S / 4:
             break
-    row = {"engine": engine, "scale": scale, "size": size(fixture), "runs": runs, "repeats": len(times),
-           "median_s": statistics.median(times), "min_s": min(times), "max_s": max(times)}
+    row = {
+        "engine": engine,
+        "scale": scale,
+        "size": size(fixture),
+        "runs": runs,
+        "repeats": len(times),
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "max_s": max(times),
+    }
     if engine in WORK:
         what, count = WORK[engine]
         row["work"] = {"what": what, "count": count(fixture)}
@@ -175,14 +183,24 @@ def measure(limit_s: float = LIMIT_S, log: Callable[[str], None] = print) -> dic
                 step = scale / previous["scale"]
                 growth = previous["min_s"] / before["min_s"]
                 if previous["min_s"] * growth * (step / (previous["scale"] / before["scale"])) > limit_s:
-                    rows.append({"engine": engine, "scale": scale, "skipped": f"{previous['scale']}× already grew {growth:.0f}× "
-                                 f"from {before['scale']}×; at that rate {scale}× would exceed the {limit_s:g} s limit"})
+                    rows.append(
+                        {
+                            "engine": engine,
+                            "scale": scale,
+                            "skipped": f"{previous['scale']}× already grew {growth:.0f}× "
+                            f"from {before['scale']}×; at that rate {scale}× would exceed the {limit_s:g} s limit",
+                        }
+                    )
                     log(f"  engine {engine} x{scale}: skipped ({rows[-1]['skipped']})")
                     break
             try:
                 done = subprocess.run(
                     [sys.executable, "-m", "bench.engine", engine, str(scale)],
-                    cwd=ROOT, capture_output=True, text=True, timeout=limit_s, check=True,
+                    cwd=ROOT,
+                    capture_output=True,
+                    text=True,
+                    timeout=limit_s,
+                    check=True,
                 )
                 row = json.loads(done.stdout)
             except subprocess.TimeoutExpired:

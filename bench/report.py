@@ -83,35 +83,73 @@ def table(results: dict[str, Any]) -> str:
     def timed(what: str, page: str, summary: dict[str, Any], target: float | None, target_text: str = "") -> None:
         median = summary.get("median")
         ok = None if target is None or median is None else median / ref <= target
-        rows.append((what, page, ms(median), spread(summary), ratio(median, ref),
-                     target_text or (f"≤ {target:g}×" if target is not None else ""), verdict(ok) if target is not None else ""))
+        rows.append(
+            (
+                what,
+                page,
+                ms(median),
+                spread(summary),
+                ratio(median, ref),
+                target_text or (f"≤ {target:g}×" if target is not None else ""),
+                verdict(ok) if target is not None else "",
+            )
+        )
 
-    rows.append(("**reference**: Pyodide booted in a worker, wheel unpacked, `import lessonkit`", "—", ms(ref),
-                 spread(results["reference"]["stats"]), "1×", "", ""))
+    rows.append(
+        (
+            "**reference**: Pyodide booted in a worker, wheel unpacked, `import lessonkit`",
+            "—",
+            ms(ref),
+            spread(results["reference"]["stats"]),
+            "1×",
+            "",
+            "",
+        )
+    )
     for page in results["pages"]:
         label, lesson = page["label"], page["is_lesson"]
         finite = page["finite"]
         cold_target = COLD_TARGET if lesson and finite else None
         note = "" if cold_target is not None else (f"none: {page['views']:,} settings" if lesson else "none: demo")
-        timed(f"cold: navigation start → the reader's first change, made once its control is there ({page['first_change']})", label,
-              page["cold"]["changed"], None)
-        timed("cold: navigation start → first change's real result in the status", label, page["cold"]["interactive"],
-              cold_target, note)
+        timed(
+            f"cold: navigation start → the reader's first change, made once its control is there ({page['first_change']})",
+            label,
+            page["cold"]["changed"],
+            None,
+        )
+        timed("cold: navigation start → first change's real result in the status", label, page["cold"]["interactive"], cold_target, note)
         if page.get("samples"):
-            timed("cold: navigation start → Run sample 1 printed its output", label, page["samples"]["ran"],
-                  PYTHON_TARGET if lesson else None, "" if lesson else "none: demo")
-        timed("cold: navigation start → panel's engine ready", label, page["cold"]["engine"],
-              PYTHON_TARGET if lesson and not page.get("samples") else None,
-              "" if lesson and not page.get("samples") else ("see the sample row" if lesson else "none: demo"))
+            timed(
+                "cold: navigation start → Run sample 1 printed its output",
+                label,
+                page["samples"]["ran"],
+                PYTHON_TARGET if lesson else None,
+                "" if lesson else "none: demo",
+            )
+        timed(
+            "cold: navigation start → panel's engine ready",
+            label,
+            page["cold"]["engine"],
+            PYTHON_TARGET if lesson and not page.get("samples") else None,
+            "" if lesson and not page.get("samples") else ("see the sample row" if lesson else "none: demo"),
+        )
         inter = page["interaction"]
         if inter.get("latencies_ms"):
             values = inter["latencies_ms"]
             p50, p95 = percentile(values, 50), percentile(values, 95)
             counted = f"{len(values)} changes, each to a view not seen before, of {inter['views']:,} views"
             rows.append(("interaction (engine ready): control change → status, p50", label, ms(p50), counted, ratio(p50, ref), "", ""))
-            rows.append(("interaction (engine ready): control change → status, p95", label, ms(p95),
-                         f"max {ms(max(values))}; {halves(values)}", ratio(p95, ref), f"≤ {INTERACTION_P95_MS:g} ms",
-                         verdict(p95 <= INTERACTION_P95_MS)))
+            rows.append(
+                (
+                    "interaction (engine ready): control change → status, p95",
+                    label,
+                    ms(p95),
+                    f"max {ms(max(values))}; {halves(values)}",
+                    ratio(p95, ref),
+                    f"≤ {INTERACTION_P95_MS:g} ms",
+                    verdict(p95 <= INTERACTION_P95_MS),
+                )
+            )
         else:
             rows.append(("interaction (engine ready)", label, "not measured", inter.get("error", ""), "", "", ""))
         if page["repeat"]["runs"]:
@@ -125,8 +163,7 @@ def table(results: dict[str, Any]) -> str:
         if page["repeat"].get("bytes") is not None:
             rows.append(("bytes, repeat visit in a new tab", label, size(page["repeat"]["bytes"]), "", "", "", ""))
     for pair in results["second"]:
-        timed("second lesson: click on the page's link → first change's real result", pair["label"], pair["interactive"],
-              SECOND_TARGET)
+        timed("second lesson: click on the page's link → first change's real result", pair["label"], pair["interactive"], SECOND_TARGET)
         timed("second lesson: click → panel's engine ready", pair["label"], pair["engine"], None)
     for engine, data in results["engine"].items():
         scales = data["scales"]
@@ -134,9 +171,17 @@ def table(results: dict[str, Any]) -> str:
         if "median_s" not in base:
             rows.append((f"engine recompute in CPython: {engine}", data["recompute"], "failed", str(base), "", "", ""))
             continue
-        rows.append((f"engine recompute in CPython: {engine}, fixture 1× ({base['size']} items)", data["recompute"],
-                     ms(base["median_s"] * 1000), f"{ms(base['min_s'] * 1000)} – {ms(base['max_s'] * 1000)} (n={base['repeats']})",
-                     ratio(base["median_s"] * 1000, ref), "", ""))
+        rows.append(
+            (
+                f"engine recompute in CPython: {engine}, fixture 1× ({base['size']} items)",
+                data["recompute"],
+                ms(base["median_s"] * 1000),
+                f"{ms(base['min_s'] * 1000)} – {ms(base['max_s'] * 1000)} (n={base['repeats']})",
+                ratio(base["median_s"] * 1000, ref),
+                "",
+                "",
+            )
+        )
         grown, ok = [], True
         for row in scales[1:]:
             if "growth" in row:
@@ -154,12 +199,30 @@ def table(results: dict[str, Any]) -> str:
             else:
                 grown.append(f"{row['scale']}×: failed")
                 ok = False
-        rows.append((f"engine recompute in CPython: {engine}, fixtures k× larger", "; ".join(grown), "", "", "",
-                     f"linear: growth ≤ {LINEAR_SLACK:g}·k", verdict(ok)))
+        rows.append(
+            (
+                f"engine recompute in CPython: {engine}, fixtures k× larger",
+                "; ".join(grown),
+                "",
+                "",
+                "",
+                f"linear: growth ≤ {LINEAR_SLACK:g}·k",
+                verdict(ok),
+            )
+        )
     build = results["build"]
     if build["seconds"] is not None:
-        rows.append(("build: `mkdocs build --strict` (what `make site` runs)", "—", ms(build["seconds"] * 1000), "n=1",
-                     ratio(build["seconds"] * 1000, ref), "", ""))
+        rows.append(
+            (
+                "build: `mkdocs build --strict` (what `make site` runs)",
+                "—",
+                ms(build["seconds"] * 1000),
+                "n=1",
+                ratio(build["seconds"] * 1000, ref),
+                "",
+                "",
+            )
+        )
 
     header = ("what", "page", "median", "spread (min – max)", "× reference", "target", "")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

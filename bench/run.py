@@ -156,13 +156,17 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     except PlaywrightError as error:
                         run, following = Load(error=_first_line(error)), None
                     cold[page.lesson].append(run)
-                    log(f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
-                        + (f" — {run.error}" if run.error else ""))
+                    log(
+                        f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
+                        + (f" — {run.error}" if run.error else "")
+                    )
                     if then is not None:
                         following = following or Load(error="the first page's cold load failed")
                         seconds.append(following)
-                        log(f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
-                            + (f" — {following.error}" if following.error else ""))
+                        log(
+                            f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
+                            + (f" — {following.error}" if following.error else "")
+                        )
                 else:
                     run = attempt(bench.samples, page)
                     samples[page.lesson].append(run)
@@ -204,16 +208,20 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     results["pages"] = [
         page_results(page, cold[page.lesson], samples[page.lesson], interactions[page.lesson], repeats[page.lesson]) for page in panels
     ]
-    results["second"] = [
-        {
-            "label": f"{pair[0].label} → {pair[1].label}",
-            "from": pair[0].path,
-            "to": pair[1].path,
-            "runs": loads(seconds),
-            "interactive": report.stats([run.interactive_ms for run in seconds]),
-            "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
-        }
-    ] if pair else []
+    results["second"] = (
+        [
+            {
+                "label": f"{pair[0].label} → {pair[1].label}",
+                "from": pair[0].path,
+                "to": pair[1].path,
+                "runs": loads(seconds),
+                "interactive": report.stats([run.interactive_ms for run in seconds]),
+                "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
+            }
+        ]
+        if pair
+        else []
+    )
     return results
 
 

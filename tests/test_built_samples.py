@@ -42,7 +42,11 @@ def built_site(tmp_path_factory) -> Path:
     site = tmp_path_factory.mktemp("site")
     result = subprocess.run(
         [str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        check=False, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
     return site

@@ -10,7 +10,16 @@ NAMESPACE = {"tokens": lambda: 23}
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("23", 23), ("twenty-three", 23), ("Twenty three", 23), ("7.5", 7.5), ("sixty", 60), ("fifty-eight", 58), ("1,000", 1000), ("one hundred and five", 105)],
+    [
+        ("23", 23),
+        ("twenty-three", 23),
+        ("Twenty three", 23),
+        ("7.5", 7.5),
+        ("sixty", 60),
+        ("fifty-eight", 58),
+        ("1,000", 1000),
+        ("one hundred and five", 105),
+    ],
 )
 def test_digits_and_english_number_words_read_as_their_value(text, value):
     assert parse_number(text) == value

@@ -27,7 +27,9 @@ def test_the_page_allows_its_own_inline_scripts_by_hash_and_this_origin_only():
     assert policy(inline_scripts(PAGE)) in declared
     script_src = next(part for part in policy(inline_scripts(PAGE)).split("; ") if part.startswith("script-src"))
     assert script_src == "script-src 'self' 'wasm-unsafe-eval' " + " ".join(script_hash(text) for text in inline_scripts(PAGE))
-    assert script_hash("var palette = 1") == "'sha256-Nw00l4OvenSWQGNanKI9XA+K8uRZAQXP9vqG9rm14YM='"  # printf 'var palette = 1' | openssl dgst -sha256 -binary | base64
+    assert (
+        script_hash("var palette = 1") == "'sha256-Nw00l4OvenSWQGNanKI9XA+K8uRZAQXP9vqG9rm14YM='"
+    )  # printf 'var palette = 1' | openssl dgst -sha256 -binary | base64
 
 
 def test_a_page_without_the_placeholder_is_refused_rather_than_left_without_a_policy():
@@ -54,8 +56,12 @@ def test_a_served_page_allows_the_live_reload_script_mkdocs_wrote_into_it_and_no
     served = served_by_mkdocs(tmp_path, built)
     added = [text for text in inline_scripts(served.decode("utf-8")) if text not in inline_scripts(built)]
     assert len(added) == 1 and "livereload(1234, " in added[0]
-    script_src = next(part for part in re.search(r'content="([^"]+)"', served.decode("utf-8"))[1].split("; ") if part.startswith("script-src"))
-    assert script_src == next(part for part in policy(inline_scripts(PAGE)).split("; ") if part.startswith("script-src")) + " " + script_hash(added[0])
+    script_src = next(
+        part for part in re.search(r'content="([^"]+)"', served.decode("utf-8"))[1].split("; ") if part.startswith("script-src")
+    )
+    assert script_src == next(
+        part for part in policy(inline_scripts(PAGE)).split("; ") if part.startswith("script-src")
+    ) + " " + script_hash(added[0])
 
 
 def test_a_script_other_than_mkdocss_live_reload_is_refused_not_allowed():

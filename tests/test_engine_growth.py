@@ -80,7 +80,9 @@ class Counted(Event):
 
 
 def counted(fixture):
-    return replace(fixture, events=tuple(Counted(**{field.name: getattr(event, field.name) for field in fields(event)}) for event in fixture.events))
+    return replace(
+        fixture, events=tuple(Counted(**{field.name: getattr(event, field.name) for field in fields(event)}) for event in fixture.events)
+    )
 
 
 @pytest.mark.parametrize("summarizer", list(SUMMARIZERS))

@@ -82,7 +82,11 @@ def every_field(name: str) -> list[tuple[tuple[Any, ...], str, str]]:
 
 
 def cases() -> list[Any]:
-    return [pytest.param(name, *case, id=f"{name}:{case[1].replace(chr(92), '')}:{case[2]}") for name in sorted(LOADERS) for case in every_field(name)]
+    return [
+        pytest.param(name, *case, id=f"{name}:{case[1].replace(chr(92), '')}:{case[2]}")
+        for name in sorted(LOADERS)
+        for case in every_field(name)
+    ]
 
 
 def expect_refusal(name: str, data: Any, where: str, field: str | None = None) -> FixtureError:
@@ -174,19 +178,32 @@ def compression_with(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]
     ("change", "message"),
     [
         # The three: each replayed silently over budget or broke a rule.
-        (lambda d: d["turns"][0].update(tokens=100),
-         "context-compression.json: top level: field 'budgets' has 24 as its smallest budget, which cannot hold what is pinned: T1 (100 tokens) and the summary (6 tokens) need 106"),
-        (lambda d: d.update(summary_tokens=20),
-         "context-compression.json: top level: field 'budgets' has 24 as its smallest budget, which cannot hold what is pinned: T1 (8 tokens) and the summary (20 tokens) need 28"),
-        (lambda d: d["turns"][3].update(role="system"),
-         "context-compression.json: turns[3] (T4): field 'role' is 'system'; the first turn, and only the first, is the pinned system turn"),
-        (lambda d: d["turns"][0].update(role="user"),
-         "context-compression.json: turns[0] (T1): field 'role' is 'user'; the first turn, and only the first, is the pinned system turn"),
+        (
+            lambda d: d["turns"][0].update(tokens=100),
+            "context-compression.json: top level: field 'budgets' has 24 as its smallest budget, which cannot hold what is pinned: T1 (100 tokens) and the summary (6 tokens) need 106",
+        ),
+        (
+            lambda d: d.update(summary_tokens=20),
+            "context-compression.json: top level: field 'budgets' has 24 as its smallest budget, which cannot hold what is pinned: T1 (8 tokens) and the summary (20 tokens) need 28",
+        ),
+        (
+            lambda d: d["turns"][3].update(role="system"),
+            "context-compression.json: turns[3] (T4): field 'role' is 'system'; the first turn, and only the first, is the pinned system turn",
+        ),
+        (
+            lambda d: d["turns"][0].update(role="user"),
+            "context-compression.json: turns[0] (T1): field 'role' is 'user'; the first turn, and only the first, is the pinned system turn",
+        ),
         (lambda d: d.update(budgets=[24, 36, 24]), "context-compression.json: top level: field 'budgets' lists 24 twice"),
-        (lambda d: d.update(lesson="compression"),
-         'context-compression.json: top level: field \'lesson\' is "compression"; allowed: "context-compression"'),
+        (
+            lambda d: d.update(lesson="compression"),
+            'context-compression.json: top level: field \'lesson\' is "compression"; allowed: "context-compression"',
+        ),
         (lambda d: d["turns"][4].update(id="S"), "context-compression.json: turns[4] (S): field 'id' is 'S', which is already taken"),
-        (lambda d: d.update(duration_s=float("inf")), "context-compression.json: top level: field 'duration_s' is Infinity; allowed: a number greater than 0"),
+        (
+            lambda d: d.update(duration_s=float("inf")),
+            "context-compression.json: top level: field 'duration_s' is Infinity; allowed: a number greater than 0",
+        ),
     ],
 )
 def test_a_compression_fixture_that_would_replay_wrongly_is_refused(change, message):
@@ -206,10 +223,14 @@ def test_the_smallest_budget_that_holds_what_is_pinned_is_accepted_and_never_ove
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["records"][2]["supports"].update(weather=True),
-         r"working-memory.json: records\[2\] \(\w+\) > supports: field 'weather' names an unknown question"),
-        (lambda d: d["questions"][1].update(id="timeout"),
-         r"working-memory.json: questions\[1\] \(timeout\): field 'id' is 'timeout', which is already taken"),
+        (
+            lambda d: d["records"][2]["supports"].update(weather=True),
+            r"working-memory.json: records\[2\] \(\w+\) > supports: field 'weather' names an unknown question",
+        ),
+        (
+            lambda d: d["questions"][1].update(id="timeout"),
+            r"working-memory.json: questions\[1\] \(timeout\): field 'id' is 'timeout', which is already taken",
+        ),
         (lambda d: d.update(lesson="memory"), r"working-memory.json: top level: field 'lesson' is \"memory\"; allowed: \"working-memory\""),
     ],
 )

@@ -26,14 +26,29 @@ def test_the_shipped_fixture_loads():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["turns"][3].update(tokens=0), r"context-compression.json: turns\[3\] \(T4\): field 'tokens' is 0; allowed: a whole number greater than 0$"),
-        (lambda d: d["turns"][1].update(role="robot"), r"turns\[1\] \(T2\): field 'role' is \"robot\"; allowed: \"system\", \"user\", \"agent\""),
-        (lambda d: d["turns"][2].update(fact="source"), r"turns\[2\] \(T3\): field 'fact' is \"source\" but the role is 'agent'; only a user turn"),
-        (lambda d: d["turns"][4].update(arrives_at_s=20), r"turns\[4\] \(T5\): field 'arrives_at_s' is 20; arrivals must come later than 30"),
+        (
+            lambda d: d["turns"][3].update(tokens=0),
+            r"context-compression.json: turns\[3\] \(T4\): field 'tokens' is 0; allowed: a whole number greater than 0$",
+        ),
+        (
+            lambda d: d["turns"][1].update(role="robot"),
+            r"turns\[1\] \(T2\): field 'role' is \"robot\"; allowed: \"system\", \"user\", \"agent\"",
+        ),
+        (
+            lambda d: d["turns"][2].update(fact="source"),
+            r"turns\[2\] \(T3\): field 'fact' is \"source\" but the role is 'agent'; only a user turn",
+        ),
+        (
+            lambda d: d["turns"][4].update(arrives_at_s=20),
+            r"turns\[4\] \(T5\): field 'arrives_at_s' is 20; arrivals must come later than 30",
+        ),
         (lambda d: d["turns"][7].update(arrives_at_s=75), r"field 'arrives_at_s' is 75, after the replay ends at 60"),
         (lambda d: d["turns"][5].pop("text"), r"turns\[5\] \(T6\): field 'text' is missing; allowed: a non-empty string$"),
         (lambda d: d["turns"][6].update(id="T2"), r"turns\[6\] \(T2\): field 'id' is 'T2', which is already taken"),
-        (lambda d: d.update(budgets=[24, "big"]), r"top level: field 'budgets' is \[24,\"big\"\]; allowed: a non-empty list of whole numbers greater than 0$"),
+        (
+            lambda d: d.update(budgets=[24, "big"]),
+            r"top level: field 'budgets' is \[24,\"big\"\]; allowed: a non-empty list of whole numbers greater than 0$",
+        ),
         (lambda d: d["fact"].pop("value"), r"top level > fact: field 'value' is missing; allowed: a non-empty string$"),
     ],
 )

@@ -57,6 +57,10 @@ def test_a_lessons_panel_names_its_own_stylesheet(lesson):
 def test_no_file_of_the_project_is_named_by_a_lessons_old_names():
     # The names the lessons had before each became one folder: nothing may be found by them again.
     old = ("compaction_session", "compaction.json", "panels")
-    found = [str(path.relative_to(ROOT)) for folder in ("src", "tests", "fixtures", "docs") for path in (ROOT / folder).rglob("*")
-             if any(part.startswith(old) for part in path.relative_to(ROOT).parts)]
+    found = [
+        str(path.relative_to(ROOT))
+        for folder in ("src", "tests", "fixtures", "docs")
+        for path in (ROOT / folder).rglob("*")
+        if any(part.startswith(old) for part in path.relative_to(ROOT).parts)
+    ]
     assert not found

@@ -40,6 +40,8 @@ def test_views_are_named_only_when_a_neighbour_has_them_and_only_on_a_page_with_
 
     computed = panel_with("context-compression", "views/context-compression.json.gz")
     live_only = f"<p>before</p>{panel_with('working-memory', None)}"
-    assert name_neighbours_views(panel_with("context-compaction", None), [live_only, "<p>no panel</p>"]) == panel_with("context-compaction", None)
+    assert name_neighbours_views(panel_with("context-compaction", None), [live_only, "<p>no panel</p>"]) == panel_with(
+        "context-compaction", None
+    )
     assert name_neighbours_views("<p>a page without a panel</p>", [computed, computed]) == "<p>a page without a panel</p>"
     assert name_neighbours_views(computed, [computed, None]) == computed, "a panel never names its own views"

@@ -84,14 +84,32 @@ def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_sa
 @pytest.mark.parametrize(
     ("request_", "error"),
     [
-        ({"lesson": "context-compression", "params": params(), "export": "no"}, "a view request's 'export' is \"no\"; allowed: true, false"),
+        (
+            {"lesson": "context-compression", "params": params(), "export": "no"},
+            "a view request's 'export' is \"no\"; allowed: true, false",
+        ),
         ({"lesson": "context-compression", "params": params(budget=30)}, "parameter 'budget' is 30; allowed: 24, 36, 48, 64"),
         ({"lesson": "context-compression", "params": params(time=90)}, "parameter 'time' is 90; allowed: 0 to 60 seconds"),
-        ({"lesson": "context-compression", "params": {**params(), "speed": 2}}, "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time"),
-        ({"lesson": "context-compression", "params": params(policy=["evict"])}, 'parameter \'policy\' is ["evict"]; allowed: "evict", "summarize"'),
-        ({"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}}, "parameter 'time' is missing; allowed: 0 to 60 seconds"),
-        ({"lesson": "memory", "params": {}}, "panel is 'memory'; allowed: 'context-compaction', 'context-compression', 'working-memory', 'control-kinds'"),
-        ({"lesson": "context-compression"}, "a view request is {\"lesson\":\"context-compression\"}; allowed: an object with 'lesson', 'params'"),
+        (
+            {"lesson": "context-compression", "params": {**params(), "speed": 2}},
+            "parameter 'speed' is not one of this experiment's; allowed: budget, policy, fidelity, time",
+        ),
+        (
+            {"lesson": "context-compression", "params": params(policy=["evict"])},
+            'parameter \'policy\' is ["evict"]; allowed: "evict", "summarize"',
+        ),
+        (
+            {"lesson": "context-compression", "params": {"budget": 24, "policy": "evict", "fidelity": "drop"}},
+            "parameter 'time' is missing; allowed: 0 to 60 seconds",
+        ),
+        (
+            {"lesson": "memory", "params": {}},
+            "panel is 'memory'; allowed: 'context-compaction', 'context-compression', 'working-memory', 'control-kinds'",
+        ),
+        (
+            {"lesson": "context-compression"},
+            "a view request is {\"lesson\":\"context-compression\"}; allowed: an object with 'lesson', 'params'",
+        ),
     ],
 )
 def test_the_worker_call_reports_bad_parameters_with_what_is_allowed(request_, error):

@@ -41,8 +41,15 @@ def refused(control, value) -> bool:
     return False
 
 
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(), st.text(max_size=6),
-                 st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(),
+    st.text(max_size=6),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+)
 
 
 @pytest.fixture(params=panel_ids())
@@ -74,7 +81,9 @@ def test_any_invalid_value_of_any_parameter_is_refused_naming_it(spec):
             request = {"lesson": spec.lesson, "params": params if as_baseline else broken, "baseline": broken if as_baseline else None}
             reply = json.loads(answer(json.dumps(request)))
             assert not reply["ok"]
-            assert reply["error"].startswith(f"parameter '{name}' is {json_spelling(json.loads(json.dumps(value)))}; allowed: {control.allowed()}"), reply
+            assert reply["error"].startswith(
+                f"parameter '{name}' is {json_spelling(json.loads(json.dumps(value)))}; allowed: {control.allowed()}"
+            ), reply
 
     check()
 

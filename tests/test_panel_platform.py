@@ -82,7 +82,9 @@ def demo_panel(**changes) -> Panel:
 def test_a_panel_checks_every_parameter_once_and_leaves_the_readers_text_out():
     panel = demo_panel()
     assert panel.defaults() == {"set_overlap": False, "overlap": 0, "time": 0}
-    assert panel.view({"set_overlap": True, "overlap": 3, "time": 5}, None).status == "{'set_overlap': True, 'overlap': 3, 'time': 5} / None"
+    assert (
+        panel.view({"set_overlap": True, "overlap": 3, "time": 5}, None).status == "{'set_overlap': True, 'overlap': 3, 'time': 5} / None"
+    )
     with pytest.raises(ValueError, match="parameter 'prediction' is not one of this experiment's; allowed: set_overlap, overlap, time"):
         panel.check({**panel.defaults(), "prediction": "three"})
     with pytest.raises(Refused, match="parameter 'time' is missing; allowed: 0 to 10 seconds"):
@@ -110,7 +112,10 @@ def test_a_panel_refuses_a_toggle_that_enables_nothing_it_has_and_a_timeline_wit
 def test_the_spec_carries_every_control_with_its_kind_and_every_word_the_shell_shows():
     spec = json.loads(json.dumps(demo_panel().spec()))  # as the shell reads it
     assert [(c["kind"], c["name"], c["label"]) for c in spec["controls"]] == [
-        ("toggle", "set_overlap", "overlap"), ("number", "overlap", "overlap"), ("text", "prediction", "Prediction")]
+        ("toggle", "set_overlap", "overlap"),
+        ("number", "overlap", "overlap"),
+        ("text", "prediction", "Prediction"),
+    ]
     assert spec["controls"][0]["enables"] == ["overlap"]
     assert spec["timeline"]["marks"] == [{"at": 5, "name": "Halfway", "tick": ""}]
     assert spec["words"]["copy_link"] == "Copy link to this experiment"
@@ -118,7 +123,9 @@ def test_the_spec_carries_every_control_with_its_kind_and_every_word_the_shell_s
 
 def test_the_static_panel_reads_without_javascript_and_carries_its_refusal_region():
     def draw(params, baseline):
-        return View(status="Refused.", html=h("p", {}, "<body>"), baseline="", state={}, export={}, refusal="after_tokens needs keep_recent_events")
+        return View(
+            status="Refused.", html=h("p", {}, "<body>"), baseline="", state={}, export={}, refusal="after_tokens needs keep_recent_events"
+        )
 
     page = render(demo_panel(draw=draw))
     assert '<p class="lk-status" role="status">Refused.</p>' in page
@@ -133,7 +140,12 @@ def test_a_view_as_json_holds_every_field_and_hands_over_its_data_without_copyin
     as_json = view.to_json()
     assert list(as_json) == ["status", "html", "baseline", "state", "export", "refusal"]
     assert json.loads(json.dumps(as_json)) == {
-        "status": "Request 3.", "html": "<p>seen</p>", "baseline": "b", "state": {"request": 3}, "export": export, "refusal": None,
+        "status": "Request 3.",
+        "html": "<p>seen</p>",
+        "baseline": "b",
+        "state": {"request": 3},
+        "export": export,
+        "refusal": None,
     }
     # A large export is serialised once, by the caller: a deep copy first cost more than drawing it.
     assert as_json["export"] is export and as_json["state"] is view.state
@@ -143,15 +155,21 @@ def test_components_write_values_in_words_beside_their_graphics():
     assert "23 of 24" in meter("Window tokens", 23, 24) and "<meter" in meter("Window tokens", 23, 24)
     assert findings([("Answer", "unknown")]) == '<dl class="lk-findings"><dt>Answer</dt><dd>unknown</dd></dl>'
     table = record_table("Records", [Column("ID", lambda r: r), Column("Words", len, numeric=True)], ["M5"])
-    assert '<caption>Records</caption>' in table and '<td class="lk-num">2</td>' in table and 'tabindex="0"' in table
+    assert "<caption>Records</caption>" in table and '<td class="lk-num">2</td>' in table and 'tabindex="0"' in table
     assert "No records." in record_table("Records", [Column("ID", str)], [])
 
 
 def test_charts_have_a_title_a_description_axis_labels_and_their_numbers_in_a_table():
     chart = line_chart(
-        "Prompt tokens", "Tokens per request.", x_label="Request", y_label="Tokens",
+        "Prompt tokens",
+        "Tokens per request.",
+        x_label="Request",
+        y_label="Tokens",
         series=[Series("Now", ((1, 10), (2, 30)), hollow=frozenset({2})), Series("Baseline", ((1, 10), (2, 20)), style=1)],
-        x_ticks=[(1, "1"), (2, "2")], rules=[Rule(25, "Threshold 25")], markers=[Marker(2, "compacted")], now=2,
+        x_ticks=[(1, "1"), (2, "2")],
+        rules=[Rule(25, "Threshold 25")],
+        markers=[Marker(2, "compacted")],
+        now=2,
     )
     assert 'role="img"' in chart and "<title id=" in chart and "<desc id=" in chart
     assert "Request" in chart and "Tokens" in chart and "Threshold 25" in chart and "compacted" in chart
@@ -171,8 +189,14 @@ def test_moving_the_now_line_draws_the_rest_of_a_line_chart_once_and_the_same_as
     from lessonkit.panel.chart import _line_chart_parts
 
     series = [Series("With compaction", ((1, 120), (2, 340), (3, 180))), Series("Without", ((1, 120), (2, 340), (3, 520)), style=1)]
-    chart = {"x_label": "Model request", "y_label": "Prompt tokens", "series": series, "x_ticks": [(1, "1"), (2, "2"), (3, "3")],
-             "rules": [Rule(300, "after_tokens 300")], "markers": [Marker(2.5, "S1")]}
+    chart = {
+        "x_label": "Model request",
+        "y_label": "Prompt tokens",
+        "series": series,
+        "x_ticks": [(1, "1"), (2, "2"), (3, "3")],
+        "rules": [Rule(300, "after_tokens 300")],
+        "markers": [Marker(2.5, "S1")],
+    }
     _line_chart_parts.cache_clear()
     moving = [line_chart("Prompt tokens", "Per request.", now=now, **chart) for now in (1, 2, 3)]
     assert _line_chart_parts.cache_info().misses == 1, "only the now line depends on the moment"

@@ -16,9 +16,7 @@ def test_there_are_lessons_to_check():
 @pytest.mark.parametrize("page", LESSONS, ids=lambda page: page.name)
 def test_every_number_in_the_prose_is_bound_or_marked(page):
     unmarked = bare_numbers(page.read_text(encoding="utf-8"))
-    assert not unmarked, "unbound numbers (write [[text|expr]] or [[text|-]]): " + ", ".join(
-        f"line {n.line}: {n.text!r}" for n in unmarked
-    )
+    assert not unmarked, "unbound numbers (write [[text|expr]] or [[text|-]]): " + ", ".join(f"line {n.line}: {n.text!r}" for n in unmarked)
 
 
 @pytest.mark.parametrize("page", LESSONS, ids=lambda page: page.name)

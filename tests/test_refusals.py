@@ -22,7 +22,11 @@ def checked_part(spec: dict[str, Any]) -> dict[str, Any]:
     """What of a panel's spec params.js checks parameters against: the contract's copy of it."""
     spec = json.loads(json.dumps(spec))
     controls = [
-        {key: [{"value": option["value"]} for option in value] if key == "options" else value for key, value in control.items() if key in CHECKED}
+        {
+            key: [{"value": option["value"]} for option in value] if key == "options" else value
+            for key, value in control.items()
+            if key in CHECKED
+        }
         for control in spec["controls"]
         if control["kind"] != "text"
     ]
@@ -43,13 +47,17 @@ def given(case: dict[str, Any]) -> Any:
     return params
 
 
-CASES = [pytest.param(case, id=case["proves"]) for case in CONTRACT["cases"] if set(case) & {"params", "params_json", "without", "given", "many"}]
+CASES = [
+    pytest.param(case, id=case["proves"]) for case in CONTRACT["cases"] if set(case) & {"params", "params_json", "without", "given", "many"}
+]
 
 
 @pytest.mark.parametrize("lesson", sorted(CONTRACT["specs"]))
 def test_the_contract_checks_against_each_panel_as_it_is(lesson):
     current = checked_part(panel(lesson).spec())
-    assert CONTRACT["specs"][lesson] == current, f"{lesson}'s panel changed what it checks; paste into tests/refusals.json: {json.dumps(current)}"
+    assert CONTRACT["specs"][lesson] == current, (
+        f"{lesson}'s panel changed what it checks; paste into tests/refusals.json: {json.dumps(current)}"
+    )
 
 
 def test_every_case_is_a_refusal_python_or_the_shell_checks():

@@ -23,7 +23,7 @@ from lessonkit.authoring.site_hooks import BuildPage
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 PAGE = textwrap.dedent(
-    '''\
+    """\
     ```python exec="on" source="above" session="a"
     from dataclasses import dataclass
 
@@ -69,7 +69,7 @@ PAGE = textwrap.dedent(
     ```python exec="on"
     print("never closed"
     ```
-    '''
+    """
 )
 
 

@@ -13,7 +13,7 @@ from lessonkit.authoring.site_hooks import BuildPage, on_page_markdown
 from lessonkit.authoring.sybil_parsers import parse_claims, parse_samples
 
 PAGE = textwrap.dedent(
-    '''\
+    """\
     ```python exec="on" session="a" source="above"
     x = 2
     ```
@@ -29,7 +29,7 @@ PAGE = textwrap.dedent(
     ```python exec="on"
     print("fresh")
     ```
-    '''
+    """
 )
 
 
@@ -61,7 +61,7 @@ def test_the_site_hook_wraps_each_sample_that_shows_its_source_with_its_session_
 
 
 NESTED = textwrap.dedent(
-    '''\
+    """\
     - a list item
 
         ```python exec="on"
@@ -81,7 +81,7 @@ NESTED = textwrap.dedent(
     ```py exec="on"
     print("the py spelling")
     ```
-    '''
+    """
 )
 
 
@@ -101,7 +101,10 @@ def test_an_executed_fence_shown_as_an_example_inside_another_fence_is_not_refus
 
 def test_a_block_the_build_runs_that_the_page_does_not_know_fails_the_build_naming_the_page():
     build = BuildPage("lessons/x.md", ["<code block: session a; n1>"])
-    with pytest.raises(SuperFencesException, match=r"lessons/x.md: markdown-exec ran Python block <code block: n1> where lessonkit expected <code block: session a; n1>"):
+    with pytest.raises(
+        SuperFencesException,
+        match=r"lessons/x.md: markdown-exec ran Python block <code block: n1> where lessonkit expected <code block: session a; n1>",
+    ):
         build.run("print(1)", session="")
 
 
@@ -132,7 +135,7 @@ def test_a_sample_that_raises_fails_under_sybil_with_its_traceback(tmp_path):
     (example,) = collect(tmp_path, page)
     with pytest.raises(SybilFailure) as failed:
         example.evaluate()
-    assert 'line 1, column 1 did not evaluate as expected:\nthe sample raised:\n' in str(failed.value)
+    assert "line 1, column 1 did not evaluate as expected:\nthe sample raised:\n" in str(failed.value)
     assert '"<code block: n1>", line 2, in fail\n    raise ValueError("no region")' in str(failed.value)
     assert str(failed.value).endswith("ValueError: no region\n")
 
@@ -162,12 +165,14 @@ def test_a_sample_marked_editable_no_runs_and_shows_but_is_not_offered_for_editi
     wrapped = on_page_markdown(page, None, None, None)
     assert wrapped.count('<div class="lk-sample"') == 2 and 'data-session="adk"' not in wrapped
     # markdown-exec never reads lessonkit's option: it would hand it on to the output's code block.
-    assert 'editable=' not in wrapped and '```python exec="on" source="above" session="adk"\nprint("build only")' in wrapped
+    assert "editable=" not in wrapped and '```python exec="on" source="above" session="adk"\nprint("build only")' in wrapped
 
 
 def test_an_editable_value_that_is_neither_yes_nor_no_is_refused_naming_the_line():
     page = '```python exec="on" source="above" editable="false"\nprint(1)\n```\n'
-    with pytest.raises(ValueError, match=r'page, line 1: editable="false" is not a choice a sample has; use editable="yes" or editable="no"'):
+    with pytest.raises(
+        ValueError, match=r'page, line 1: editable="false" is not a choice a sample has; use editable="yes" or editable="no"'
+    ):
         on_page_markdown(page, None, None, None)
 
 

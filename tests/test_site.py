@@ -23,8 +23,18 @@ ROOT = Path(__file__).parents[1]
 MKDOCS = Path(sys.executable).parent / "mkdocs"
 # Elements whose URL attributes the browser fetches on its own (anchors only navigate when clicked).
 FETCHED = {
-    "script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src", "embed": "src",
-    "object": "data", "image": "href", "use": "href", "input": "src", "track": "src",
+    "script": "src",
+    "img": "src",
+    "iframe": "src",
+    "source": "src",
+    "audio": "src",
+    "video": "src",
+    "embed": "src",
+    "object": "data",
+    "image": "href",
+    "use": "href",
+    "input": "src",
+    "track": "src",
 }
 FETCHED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "manifest", "prefetch", "apple-touch-icon"}
 OTHER_ORIGIN = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
@@ -42,7 +52,11 @@ def build(site: Path, prefix: list[str] = (), **env: str) -> None:
     # This checkout's engine, whatever an editable install elsewhere points at.
     environment = {"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "src"), **env}
     result = subprocess.run(
-        [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)], cwd=ROOT, capture_output=True, text=True, env=environment,
+        [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=environment,
     )
     assert result.returncode == 0, f"mkdocs build --strict failed{' with the network off' if prefix else ''}:\n{result.stderr}"
 
@@ -147,7 +161,9 @@ def test_other_origins_named_in_scripts_are_only_those_this_site_never_loads(off
     assert not [name for name in found if name[0].startswith("assets/lessonkit/")], "the shell names another origin"
     # The conditions under which those few would be loaded do not hold for this site.
     repo_url = re.search(r"^repo_url:(.*)$", (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)
-    assert repo_url is None or repo_url[1].strip() in ("", "null"), "repo_url is set: Material would ask api.github.com for repository facts"
+    assert repo_url is None or repo_url[1].strip() in ("", "null"), (
+        "repo_url is set: Material would ask api.github.com for repository facts"
+    )
     # A diagram is an element of that class; the notebook pages' stylesheet names the classes without using them.
     diagram = re.compile(r'class="[^"]*\b(?:mermaid|jp-Mermaid)\b')
     assert not any(diagram.search(page.read_text(encoding="utf-8")) for page in pages(offline_build)), "a page holds a Mermaid diagram"
@@ -224,7 +240,9 @@ def test_two_builds_of_one_commit_differ_only_in_the_build_date(offline_build, t
     wheels = [name for name in differing if name.endswith(".whl")]
     for name in wheels:
         assert wheel_files(offline_build / name) == wheel_files(later / name), f"{name} holds different files"
-    assert set(differing) - set(wheels) <= DATED | MEMORY, f"differ between two builds of one commit: {sorted(set(differing) - DATED - MEMORY)}"
+    assert set(differing) - set(wheels) <= DATED | MEMORY, (
+        f"differ between two builds of one commit: {sorted(set(differing) - DATED - MEMORY)}"
+    )
     lines = zip((offline_build / "sitemap.xml").read_text().splitlines(), (later / "sitemap.xml").read_text().splitlines(), strict=True)
     assert all(mine == theirs or "<lastmod>" in mine for mine, theirs in lines), "the sitemap differs in more than its dates"
 
@@ -238,7 +256,8 @@ def test_the_wheel_in_the_site_is_the_engine_these_tests_ran():
     ran = Path(lessonkit.__file__).parent
     tested = {
         f"lessonkit/{path.relative_to(ran).as_posix()}": path.read_bytes()
-        for path in ran.rglob("*.py") if "authoring" not in path.relative_to(ran).parts
+        for path in ran.rglob("*.py")
+        if "authoring" not in path.relative_to(ran).parts
     }
     tested |= {f"lessonkit/fixtures/{path.name}": path.read_bytes() for path in (ROOT / "fixtures").glob("*.json")}
     changed = sorted(set(shipped) ^ set(tested)) or [name for name in shipped if shipped[name] != tested[name]]
@@ -260,7 +279,9 @@ def test_every_page_defers_the_themes_bundle_so_it_never_holds_the_parser(offlin
     for page in pages(offline_build):
         tags = THEME_BUNDLE.findall(page.read_text(encoding="utf-8"))
         where = page.relative_to(offline_build)
-        undeferred += [f"{where}: {tag}" for tag in tags if not re.search(r"\sdefer\b", tag)] or ([] if tags else [f"{where}: no theme bundle"])
+        undeferred += [f"{where}: {tag}" for tag in tags if not re.search(r"\sdefer\b", tag)] or (
+            [] if tags else [f"{where}: no theme bundle"]
+        )
     assert not undeferred, "\n".join(undeferred)
 
 

@@ -12,14 +12,17 @@ MATERIAL = Path(material.__file__).parent / "templates"
 # Each copy, and the one change it makes to Material's text.
 CHANGES = {
     "partials/search.html": [
-        ('<div class="md-search" data-md-component="search" role="dialog">',
-         '<div class="md-search" data-md-component="search" role="dialog" aria-label="{{ lang.t(\'search\') }}">'),
+        (
+            '<div class="md-search" data-md-component="search" role="dialog">',
+            '<div class="md-search" data-md-component="search" role="dialog" aria-label="{{ lang.t(\'search\') }}">',
+        ),
     ],
     "partials/javascripts/base.html": [
-        ("__md_get=(e,_=localStorage,t=__md_scope)=>JSON.parse(_.getItem(t.pathname+\".\"+e))",
-         "__md_get=(e,_,t=__md_scope)=>{try{return JSON.parse((_||localStorage).getItem(t.pathname+\".\"+e))}catch(e){return null}}"),
-        ("__md_set=(e,_,t=localStorage,a=__md_scope)=>{try{t.setItem(",
-         "__md_set=(e,_,t,a=__md_scope)=>{try{(t||localStorage).setItem("),
+        (
+            '__md_get=(e,_=localStorage,t=__md_scope)=>JSON.parse(_.getItem(t.pathname+"."+e))',
+            '__md_get=(e,_,t=__md_scope)=>{try{return JSON.parse((_||localStorage).getItem(t.pathname+"."+e))}catch(e){return null}}',
+        ),
+        ("__md_set=(e,_,t=localStorage,a=__md_scope)=>{try{t.setItem(", "__md_set=(e,_,t,a=__md_scope)=>{try{(t||localStorage).setItem("),
     ],
 }
 

@@ -206,4 +206,3 @@ class Record:
         ):
             raise self._refused(field, Refused(field, value, "a non-empty list of whole numbers greater than 0", spell=json_spelling))
         return tuple(value)
-

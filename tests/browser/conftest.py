@@ -145,5 +145,3 @@ def panel_on_page(request: pytest.FixtureRequest, panel_paths: dict[str, str]) -
     lesson = request.param
     assert lesson in panel_paths, f"the panel {lesson!r} is registered but no page of the built site holds it"
     return panel(lesson), panel_paths[lesson]
-
-

@@ -218,9 +218,7 @@ def wait_for_engine(panel_page: PanelPage) -> None:
 Opened = TypeVar("Opened", bound=PanelPage)
 
 
-def open_panel(
-    page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage
-) -> Opened:
+def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage) -> Opened:
     """Open the page holding `lesson`'s panel, driven as `as_` (a lesson's own PanelPage); with `engine`,
     wait until Pyodide answers it."""
     page.goto(path + (f"#{fragment}" if fragment else ""))

@@ -22,7 +22,9 @@ SCHEMES = {"light": "default", "dark": "slate"}
 
 def settle(page: Page, frames: int = 10) -> None:
     """Let the page render `frames` frames: a count of frames, not a span of time."""
-    page.evaluate("(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames)
+    page.evaluate(
+        "(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames
+    )
 
 
 # axe-core on every page, light and dark, in the states a reader reaches.
@@ -154,9 +156,7 @@ RECORD_ANNOUNCEMENTS = """(panel) => {
 
 # Every write fails, as a full storage's would: a message about the notes then stays on screen
 # while the reader plays, and must not be said again at every view.
-FULL_STORAGE = (
-    "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
-)
+FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
 
 
 def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(open_context, panel_on_page):
@@ -252,4 +252,3 @@ def test_no_page_scrolls_sideways_and_every_panel_works_at_320_px_and_200_percen
             found.append(f"{path}: the page is {overflow['page']} px wider than the screen; past its edge: {overflow['elements']}")
         page.close()
     assert not found, "\n".join(found)
-

@@ -95,8 +95,17 @@ def test_the_guides_lesson_is_new_files_named_by_its_id_and_touches_no_shared_fi
 
 
 def test_the_guides_lesson_passes_its_own_tests_claims_and_sample(new_lesson: Path):
-    result = run(new_lesson, "pytest", "-q", "-p", "no:cacheprovider", "tests/lessons/truncation/test_truncation.py", "docs/lessons/truncation.md",
-                 "tests/course/test_api_reference.py", "tests/test_prose_numbers.py")
+    result = run(
+        new_lesson,
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "tests/lessons/truncation/test_truncation.py",
+        "docs/lessons/truncation.md",
+        "tests/course/test_api_reference.py",
+        "tests/test_prose_numbers.py",
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     # The engine's four tests, the page's claims and sample, and the reference's checks all ran.
     passed = int(re.search(r"(\d+) passed", result.stdout).group(1))

@@ -90,8 +90,12 @@ def test_every_control_is_found_by_its_name_and_reached_by_keyboard(page, declar
     targets = [panel_page.control(ROLES[control.kind], control.label) for control in spec.controls]
     if spec.timeline:
         playback = spec.playback
-        targets += [panel_page.timeline, panel_page.button(playback.play), panel_page.button(playback.restart),
-                    panel_page.combobox(playback.speed)]
+        targets += [
+            panel_page.timeline,
+            panel_page.button(playback.play),
+            panel_page.button(playback.restart),
+            panel_page.combobox(playback.speed),
+        ]
         if playback.next:
             targets.append(panel_page.button(playback.next))
     words = spec.words
@@ -108,7 +112,9 @@ def test_every_control_is_found_by_its_name_and_reached_by_keyboard(page, declar
         reached.add(page.evaluate("() => document.activeElement && document.activeElement.dataset.lkTarget"))
         page.keyboard.press("Tab")
     missed = [targets[index] for index in sorted(enabled) if str(index) not in reached]
-    assert not missed, f"not reached by Tab: {[m.evaluate('e => e.labels && e.labels[0] ? e.labels[0].textContent : e.textContent') for m in missed]}"
+    assert not missed, (
+        f"not reached by Tab: {[m.evaluate('e => e.labels && e.labels[0] ? e.labels[0].textContent : e.textContent') for m in missed]}"
+    )
 
 
 def test_changing_each_control_shows_the_engines_view_of_the_new_settings(open_context, declared):

@@ -142,7 +142,9 @@ def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, p
     panel_page.control("slider", "Window budget").fill("64")
     panel_page.expect_view(spec.view({**spec.defaults(), "budget": 64}))
     expect(panel_page.panel).to_have_attribute("data-answered-by", "live")
-    expect(panel_page.panel.locator(".lk-answered-by")).to_contain_text("Answered by this lesson's Python engine, running in your browser (Pyodide")
+    expect(panel_page.panel.locator(".lk-answered-by")).to_contain_text(
+        "Answered by this lesson's Python engine, running in your browser (Pyodide"
+    )
 
 
 def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at_once(page, panel_paths):

@@ -155,7 +155,10 @@ MARKUP = '<img src="lk-missing.png" onerror="window.lkRan = 1"><script>window.lk
 def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(open_context, panel_on_page):
     spec, path = panel_on_page
     context = open_context()
-    items = {key(spec, "notes"): MARKUP, key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": MARKUP, "params": spec.defaults()})}
+    items = {
+        key(spec, "notes"): MARKUP,
+        key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": MARKUP, "params": spec.defaults()}),
+    }
     items |= {key(spec, f"text:{field.name}"): MARKUP for field in text_fields(spec)}
     stored_before_load(context, items)
     panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)

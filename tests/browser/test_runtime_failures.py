@@ -80,9 +80,14 @@ def test_a_page_opened_from_a_file_keeps_its_starting_state_and_says_how_to_serv
     spec, path = panel_on_page
     # What a browser says about file:// on its own: modules refused across the null origin, and
     # Material's search index, which it only loads over HTTP.
-    context = open_context(origin="file://", expected_errors=(
-        r"from origin 'null' has been blocked by CORS policy", r"Failed to load resource", r"Invalid script: file:.*search_index",
-    ))
+    context = open_context(
+        origin="file://",
+        expected_errors=(
+            r"from origin 'null' has been blocked by CORS policy",
+            r"Failed to load resource",
+            r"Invalid script: file:.*search_index",
+        ),
+    )
     page = context.new_page()
     page.goto((site_dir / path.strip("/") / "index.html").as_uri())
     expect_unstarted(PanelPage(page, spec), spec.words.shell_missing_file)

@@ -54,8 +54,12 @@ def test_every_page_works_under_its_policy_searching_switching_scheme_and_runnin
 
 
 def test_a_script_injected_into_a_page_is_refused_by_its_policy(open_context, pages):
-    context = open_context(expected_errors=(r"Content-Security-Policy violation: script-src-elem refused inline",
-                                            r"Executing inline script violates the following Content Security Policy"))
+    context = open_context(
+        expected_errors=(
+            r"Content-Security-Policy violation: script-src-elem refused inline",
+            r"Executing inline script violates the following Content Security Policy",
+        )
+    )
     page = context.new_page()
     page.goto(pages[0])
     refused = page.evaluate(

@@ -6,10 +6,7 @@ from playwright.sync_api import expect
 
 
 def test_every_page_of_the_course_opens_without_errors_or_other_origins(open_context, site_dir):
-    pages = sorted(
-        "/" + "".join(f"{part}/" for part in index.parent.relative_to(site_dir).parts)
-        for index in site_dir.rglob("index.html")
-    )
+    pages = sorted("/" + "".join(f"{part}/" for part in index.parent.relative_to(site_dir).parts) for index in site_dir.rglob("index.html"))
     assert "/" in pages and "/authoring/" in pages and "/lessons/context-compression/" in pages, pages
     context = open_context()
     for path in pages:

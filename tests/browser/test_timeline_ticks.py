@@ -105,7 +105,11 @@ def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
 def test_the_tick_labels_shown_never_run_into_each_other(open_context, panel_paths, lesson, width):
     panel_page, found = opened(open_context, panel_paths, lesson, width)
-    shown = [(mark, label) for mark, label, visible in zip(panel_page.spec.timeline.marks, found["labels"], found["shown"], strict=True) if visible]
+    shown = [
+        (mark, label)
+        for mark, label, visible in zip(panel_page.spec.timeline.marks, found["labels"], found["shown"], strict=True)
+        if visible
+    ]
     assert shown, f"{lesson} at {width} px shows no tick label"
     touching = [
         f"{(one.tick or one.name)!r} ends at x={a['x'] + a['width']:.1f}, {(two.tick or two.name)!r} starts at x={b['x']:.1f}"

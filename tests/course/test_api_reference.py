@@ -42,11 +42,15 @@ def test_every_public_function_states_its_parameters_errors_and_an_example(modul
     function = inspect.unwrap(getattr(importlib.import_module(module), name))
     doc = inspect.getdoc(function) or ""
     parameters = [p for p in inspect.signature(function).parameters if p not in ("self", "cls")]
-    missing = [section for section, needed in (
-        ("Args:", bool(parameters)),
-        ("Raises:", bool(re.search(r"^\s+raise \w", inspect.getsource(function), re.MULTILINE))),
-        ("Examples:", True),
-    ) if needed and f"\n{section}\n" not in f"\n{doc}\n"]
+    missing = [
+        section
+        for section, needed in (
+            ("Args:", bool(parameters)),
+            ("Raises:", bool(re.search(r"^\s+raise \w", inspect.getsource(function), re.MULTILINE))),
+            ("Examples:", True),
+        )
+        if needed and f"\n{section}\n" not in f"\n{doc}\n"
+    ]
     assert not missing, f"{module}.{name}'s docstring lacks {', '.join(missing)}"
     undocumented = [p.lstrip("*") for p in parameters if not re.search(rf"^\s+\*{{0,2}}{re.escape(p)}:", doc, re.MULTILINE)]
     assert not undocumented, f"{module}.{name}'s Args: leave out {', '.join(undocumented)}"
@@ -68,9 +72,11 @@ class FakeFile:
 
 
 def reference_seen_from_a_lesson():
-    files = [FakeFile("reference/compression.md", "# x\n\n::: lessonkit.lessons.context_compression\n"),
-             FakeFile("reference/retrieval.md", "::: lessonkit.lessons.working_memory\n"),
-             FakeFile("lessons/a.md", "::: lessonkit.lessons.context_compaction\n")]
+    files = [
+        FakeFile("reference/compression.md", "# x\n\n::: lessonkit.lessons.context_compression\n"),
+        FakeFile("reference/retrieval.md", "::: lessonkit.lessons.working_memory\n"),
+        FakeFile("lessons/a.md", "::: lessonkit.lessons.context_compaction\n"),
+    ]
     return Reference.of_site(files, "lessons/a/", lambda url, page: "../../" + url)
 
 
@@ -92,8 +98,14 @@ def test_code_blocks_and_existing_links_are_left_alone():
 
 def test_the_functions_a_pages_samples_import_are_listed_with_links():
     reference = reference_seen_from_a_lesson()
-    page = ('<pre><span>from</span> lessonkit.lessons.context_compression <span>import</span> replay, lesson\n'
-            "lessonkit.lessons.working_memory.retrieve(&quot;rollback&quot;)</pre>")
-    assert reference.imported(page) == ["lessonkit.lessons.context_compression.replay", "lessonkit.lessons.context_compression.lesson", "lessonkit.lessons.working_memory.retrieve"]
+    page = (
+        "<pre><span>from</span> lessonkit.lessons.context_compression <span>import</span> replay, lesson\n"
+        "lessonkit.lessons.working_memory.retrieve(&quot;rollback&quot;)</pre>"
+    )
+    assert reference.imported(page) == [
+        "lessonkit.lessons.context_compression.replay",
+        "lessonkit.lessons.context_compression.lesson",
+        "lessonkit.lessons.working_memory.retrieve",
+    ]
     section = reference.section_for(page)
     assert 'aria-label="In the API reference"' in section and section.count("<li>") == 3

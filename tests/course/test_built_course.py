@@ -106,7 +106,9 @@ def test_llms_txt_indexes_every_page_and_each_markdown_copy_sits_beside_its_page
     listed = re.findall(r"^- \[[^\]]+\]\((?P<url>[^)]+)\)", index, re.MULTILINE)
     copies = {urlsplit(url).path.lstrip("/") for url in listed}
     expected = {f"{page}index.md" for page in html_pages(site)}
-    assert copies == expected, f"in llms.txt but not a page: {sorted(copies - expected)}; a page missing from llms.txt: {sorted(expected - copies)}"
+    assert copies == expected, (
+        f"in llms.txt but not a page: {sorted(copies - expected)}; a page missing from llms.txt: {sorted(expected - copies)}"
+    )
     for copy in copies:
         assert (site / copy).is_file() and (site / copy).with_suffix(".html").is_file()
 

@@ -43,7 +43,7 @@ def test_an_entry_without_a_definition_is_refused_by_name():
 
 
 def test_a_form_claimed_by_two_entries_is_refused_naming_both():
-    text = "### Window { #window }\n\nWhat fits.\n\n### Context { #context data-forms=\"window\" }\n\nAll of it.\n"
+    text = '### Window { #window }\n\nWhat fits.\n\n### Context { #context data-forms="window" }\n\nAll of it.\n'
     with pytest.raises(ValueError, match="'Context' claims the form 'window', which 'Window' already has"):
         read_glossary(text)
 
@@ -53,7 +53,10 @@ def test_only_the_first_use_of_a_term_is_linked_with_its_definition_as_title():
     linked, anchors = link_first_uses(page, terms(), "../../glossary/")
     assert anchors == ["window", "eviction"]
     assert linked.count('class="lk-term"') == 2
-    assert '<a class="lk-term" href="../../glossary/#window" title="Context window: What the model is given for one request.">window</a>' in linked
+    assert (
+        '<a class="lk-term" href="../../glossary/#window" title="Context window: What the model is given for one request.">window</a>'
+        in linked
+    )
     assert ">evicts<" not in linked  # "evicts" is not a form of the entry: no link for a word it does not list
     assert 'href="../../glossary/#eviction"' in linked and ">evicted</a>" in linked
 
@@ -72,7 +75,9 @@ def test_code_headings_links_tables_and_the_panel_are_not_prose():
     )
     linked, anchors = link_first_uses(page, terms(), "g/")
     assert anchors == ["window"]
-    assert linked.endswith('<p>Then the <a class="lk-term" href="g/#window" title="Context window: What the model is given for one request.">window</a>.</p>')
+    assert linked.endswith(
+        '<p>Then the <a class="lk-term" href="g/#window" title="Context window: What the model is given for one request.">window</a>.</p>'
+    )
 
 
 def test_an_entry_marked_off_is_never_linked():
@@ -85,8 +90,21 @@ def test_a_word_inside_a_longer_or_hyphenated_word_is_not_a_use():
     assert anchors == []
 
 
-COURSE_TERMS = ("window", "budget", "eviction", "summary", "provenance", "user-backed evidence", "compaction", "trigger",
-                "overlap", "retention", "tenant", "recency weight", "greedy packing")
+COURSE_TERMS = (
+    "window",
+    "budget",
+    "eviction",
+    "summary",
+    "provenance",
+    "user-backed evidence",
+    "compaction",
+    "trigger",
+    "overlap",
+    "retention",
+    "tenant",
+    "recency weight",
+    "greedy packing",
+)
 
 
 def test_the_course_glossary_defines_every_term_the_issue_names():

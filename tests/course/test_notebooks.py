@@ -58,7 +58,9 @@ def test_links_between_course_pages_become_the_sites_addresses_from_the_notebook
     (docs / "notebooks").mkdir()
     (docs / "lessons" / "context-compression.md").write_text("# x")
     (docs / "notebooks" / "index.md").write_text("# x")
-    source = "See [the lesson](../lessons/context-compression.md#the-experiment), [how to run](index.md) and [another](../lessons/later.md)."
+    source = (
+        "See [the lesson](../lessons/context-compression.md#the-experiment), [how to run](index.md) and [another](../lessons/later.md)."
+    )
     assert site_links(source, docs / "notebooks" / "sweep.ipynb", docs) == (
         "See [the lesson](../../lessons/context-compression/#the-experiment), [how to run](../) and another."
     )

@@ -115,8 +115,13 @@ def bare_path(tmp_path: Path) -> Path:
 
 def make_tools(folder: Path, python: str = "python3") -> subprocess.CompletedProcess[str]:
     assert MAKE
-    return subprocess.run([MAKE, "--no-print-directory", "-s", "tools", f"PYTHON={python}"], cwd=ROOT,
-                          env={"PATH": str(folder)}, capture_output=True, text=True)
+    return subprocess.run(
+        [MAKE, "--no-print-directory", "-s", "tools", f"PYTHON={python}"],
+        cwd=ROOT,
+        env={"PATH": str(folder)},
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_make_says_which_python_it_needs_when_there_is_none(bare_path):
@@ -148,5 +153,7 @@ def test_make_says_which_node_it_needs_when_it_is_too_old(bare_path):
 
 def test_make_finds_nothing_missing_on_a_machine_that_has_both():
     assert MAKE
-    result = subprocess.run([MAKE, "--no-print-directory", "-s", "tools", f"PYTHON={sys.executable}"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [MAKE, "--no-print-directory", "-s", "tools", f"PYTHON={sys.executable}"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -124,5 +124,5 @@ def filled_nav(nav: list[Any], path: list[Stop], docs: Path) -> list[Any]:
             if (docs / where).is_file():
                 entries.append({package_name(stop.id) if title == "API reference" else stop.title: where})
         head = own[:1] if title != "Lessons" else []
-        filled.append({title: head + entries + own[len(head):]})
+        filled.append({title: head + entries + own[len(head) :]})
     return filled

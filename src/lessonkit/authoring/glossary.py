@@ -29,11 +29,44 @@ HEADING = re.compile(
 )
 # Elements whose text is not prose to link: code, headings, links, controls, and the panel, whose
 # view the engine redraws (a link there would vanish at the first change of a control).
-SKIPPED = {"a", "code", "pre", "table", "kbd", "script", "style", "svg", "button", "label", "select", "option", "textarea",
-           "summary", "abbr", "dfn", "h1", "h2", "h3", "h4", "h5", "h6", "title", "figcaption"}
-SKIPPED_CLASSES = ("lk-panel", "admonition-title", "lk-claim", "lk-page-meta", "lk-api-used", "headerlink",
-                   # A notebook's code and outputs, and the raw code its copy button holds.
-                   "jp-InputArea", "jp-OutputArea", "clipboard-copy-txt")
+SKIPPED = {
+    "a",
+    "code",
+    "pre",
+    "table",
+    "kbd",
+    "script",
+    "style",
+    "svg",
+    "button",
+    "label",
+    "select",
+    "option",
+    "textarea",
+    "summary",
+    "abbr",
+    "dfn",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "title",
+    "figcaption",
+}
+SKIPPED_CLASSES = (
+    "lk-panel",
+    "admonition-title",
+    "lk-claim",
+    "lk-page-meta",
+    "lk-api-used",
+    "headerlink",
+    # A notebook's code and outputs, and the raw code its copy button holds.
+    "jp-InputArea",
+    "jp-OutputArea",
+    "clipboard-copy-txt",
+)
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 TAG = re.compile(r"<(?P<close>/)?(?P<name>[A-Za-z][\w-]*)(?P<attrs>[^>]*)>|<!--.*?-->", re.DOTALL)
 

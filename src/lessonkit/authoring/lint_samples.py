@@ -42,7 +42,9 @@ def lint_group(page: Path, group: list[Sample], ruff: str) -> list[str]:
     result = subprocess.run(
         # E402: a session's later sample may import what it needs, as a notebook's later cell does.
         [ruff, "check", "--output-format", "json", "--extend-ignore", "E402", "--stdin-filename", f"{page.stem}_sample.py", "-"],
-        input="\n".join(lines) + "\n", capture_output=True, text=True,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
     )
     if result.returncode not in (0, 1):
         raise RuntimeError(f"ruff failed on {page}: {result.stderr.strip()}")

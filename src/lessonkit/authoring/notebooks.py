@@ -84,8 +84,11 @@ def _sources(notebook: Path, root: Path) -> list[Path]:
     the build tools that check and write its claims. A new lesson's engine is not among them,
     so adding a lesson does not make every notebook run again."""
     package = root / "src" / "lessonkit"
-    code = "\n".join(cell.get("source", "") if isinstance(cell.get("source"), str) else "".join(cell["source"])
-                     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code")
+    code = "\n".join(
+        cell.get("source", "") if isinstance(cell.get("source"), str) else "".join(cell["source"])
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "code"
+    )
     found: set[Path] = {package / "__init__.py"}
     todo = [name for match in IMPORTS.finditer(code) for name in match.groups() if name]
     while todo:

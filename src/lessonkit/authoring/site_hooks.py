@@ -108,9 +108,7 @@ def copy_pyodide(root: Path, target: Path) -> str:
     source = root / "node_modules" / "pyodide"
     missing = [name for name in PYODIDE_FILES if not (source / name).is_file()]
     if missing:
-        raise FileNotFoundError(
-            f"Pyodide is not installed: {', '.join(missing)} missing from {source}. Run `npm ci` (or `make serve`)."
-        )
+        raise FileNotFoundError(f"Pyodide is not installed: {', '.join(missing)} missing from {source}. Run `npm ci` (or `make serve`).")
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copyfile(source / name, target / name)

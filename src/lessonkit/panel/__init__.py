@@ -13,6 +13,19 @@ from lessonkit.panel.spec import Panel, Params, View, Words
 from lessonkit.panel.timeline import Mark, Playback, Speed, Timeline
 
 __all__ = [
-    "Choice", "Mark", "Number", "Option", "Panel", "Params", "Playback", "Range", "Speed",
-    "Text", "Timeline", "Toggle", "View", "Words", "render",
+    "Choice",
+    "Mark",
+    "Number",
+    "Option",
+    "Panel",
+    "Params",
+    "Playback",
+    "Range",
+    "Speed",
+    "Text",
+    "Timeline",
+    "Toggle",
+    "View",
+    "Words",
+    "render",
 ]

@@ -203,9 +203,7 @@ def line_chart(
         >>> '<title id="lk-tokens-title">Tokens</title>' in chart
         True
     """
-    frame, before_now, lines, table = _line_chart_parts(
-        x_label, y_label, tuple(series), tuple(x_ticks), tuple(rules), tuple(markers)
-    )
+    frame, before_now, lines, table = _line_chart_parts(x_label, y_label, tuple(series), tuple(x_ticks), tuple(rules), tuple(markers))
     now_line = None
     if now is not None:
         now_line = h("line", {"class": "lk-now", "x1": frame.x(now), "y1": TOP, "x2": frame.x(now), "y2": HEIGHT - BOTTOM})

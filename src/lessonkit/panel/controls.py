@@ -99,8 +99,13 @@ class _Quantity:
 
     def __post_init__(self) -> None:
         checks.number(
-            "default", self.default, minimum=self.minimum, maximum=self.maximum, unit=self.unit,
-            called=f"{self.kind} '{self.name}': its default", spell=json_spelling,
+            "default",
+            self.default,
+            minimum=self.minimum,
+            maximum=self.maximum,
+            unit=self.unit,
+            called=f"{self.kind} '{self.name}': its default",
+            spell=json_spelling,
         )
 
     def allowed(self) -> str:
@@ -108,8 +113,14 @@ class _Quantity:
 
     def check(self, value: Any) -> float:
         return checks.number(
-            self.name, value, minimum=self.minimum, maximum=self.maximum, step=self.step, unit=self.unit,
-            called=called(self.name), spell=json_spelling,
+            self.name,
+            value,
+            minimum=self.minimum,
+            maximum=self.maximum,
+            step=self.step,
+            unit=self.unit,
+            called=called(self.name),
+            spell=json_spelling,
         )
 
 

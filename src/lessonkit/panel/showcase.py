@@ -35,28 +35,40 @@ def draw(params: Params, baseline: Params | None) -> View:
     used = len(kept) * size
     status = f"After {arrived} of {TURNS} turns: {len(kept)} kept, {used + reserve} of {budget} tokens ({reserve} reserved)."
     per_turn = [(t, len(window_after(t, size, capacity)) * size + reserve) for t in range(1, TURNS + 1)]
-    html = join([
-        meter("Window tokens", used + reserve, budget),
-        findings([("Turns kept", ", ".join(map(str, kept)) or "none"), ("Reserved for a summary", f"{reserve} tokens")]),
-        record_table(
-            "Turns so far",
-            [Column("Turn", lambda t: t, numeric=True), Column("Tokens", lambda t: size, numeric=True),
-             Column("In the window", lambda t: "yes" if t in kept else "evicted")],
-            list(range(1, arrived + 1)),
-            row_attributes=lambda t: {"data-id": f"turn-{t}"},
-            empty="No turn has arrived yet.",
-        ),
-        line_chart(
-            "Window tokens after each turn", f"Tokens in use after each of the {TURNS} turns, against the budget of {budget}.",
-            x_label="Turn", y_label="Tokens", series=[Series("Now", tuple(per_turn))], rules=[Rule(budget, f"Budget {budget}")],
-            x_ticks=[(t, str(t)) for t in range(1, TURNS + 1)], now=arrived or None,
-        ),
-        bar_chart(
-            "How the budget is spent", f"Of {budget} tokens: turns, the summary reserve, and what is free.",
-            x_label="Use", y_label="Tokens",
-            bars=[Bar("Turns", used), Bar("Reserve", reserve, 1), Bar("Free", max(0, budget - used - reserve), 2)],
-        ),
-    ])
+    html = join(
+        [
+            meter("Window tokens", used + reserve, budget),
+            findings([("Turns kept", ", ".join(map(str, kept)) or "none"), ("Reserved for a summary", f"{reserve} tokens")]),
+            record_table(
+                "Turns so far",
+                [
+                    Column("Turn", lambda t: t, numeric=True),
+                    Column("Tokens", lambda t: size, numeric=True),
+                    Column("In the window", lambda t: "yes" if t in kept else "evicted"),
+                ],
+                list(range(1, arrived + 1)),
+                row_attributes=lambda t: {"data-id": f"turn-{t}"},
+                empty="No turn has arrived yet.",
+            ),
+            line_chart(
+                "Window tokens after each turn",
+                f"Tokens in use after each of the {TURNS} turns, against the budget of {budget}.",
+                x_label="Turn",
+                y_label="Tokens",
+                series=[Series("Now", tuple(per_turn))],
+                rules=[Rule(budget, f"Budget {budget}")],
+                x_ticks=[(t, str(t)) for t in range(1, TURNS + 1)],
+                now=arrived or None,
+            ),
+            bar_chart(
+                "How the budget is spent",
+                f"Of {budget} tokens: turns, the summary reserve, and what is free.",
+                x_label="Use",
+                y_label="Tokens",
+                bars=[Bar("Turns", used), Bar("Reserve", reserve, 1), Bar("Free", max(0, budget - used - reserve), 2)],
+            ),
+        ]
+    )
     return View(
         status=status,
         html=html,
@@ -77,9 +89,13 @@ PANEL = Panel(
         Number("summary_tokens", "Summary tokens", minimum=0, maximum=96, default=6, unit="tokens"),
         Text("prediction", "Prediction", hint="Before you press Play: how many turns will the window keep at the end?"),
     ),
-    timeline=Timeline(end=TURNS, step=1, marks=tuple(Mark(t, f"Turn {t} of {TURNS} arrived", str(t)) for t in range(1, TURNS + 1)),
-                      start="no turn yet"),
-    playback=Playback(next="Next turn", play_on_change=False,
-                      stepping_hint="Reduced motion is on, so nothing plays by itself: Play and Resume step to the next turn."),
+    timeline=Timeline(
+        end=TURNS, step=1, marks=tuple(Mark(t, f"Turn {t} of {TURNS} arrived", str(t)) for t in range(1, TURNS + 1)), start="no turn yet"
+    ),
+    playback=Playback(
+        next="Next turn",
+        play_on_change=False,
+        stepping_hint="Reduced motion is on, so nothing plays by itself: Play and Resume step to the next turn.",
+    ),
     draw=draw,
 )

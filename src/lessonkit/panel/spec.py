@@ -152,7 +152,10 @@ class Panel:
         names = ", ".join(parameters)
         if not isinstance(params, Mapping):
             raise Refused(
-                "parameters", params, f"an object of name and value, with the names {names}", called="parameters",
+                "parameters",
+                params,
+                f"an object of name and value, with the names {names}",
+                called="parameters",
                 problem=f"are {json_spelling(params)}",
             )
         problems = [

@@ -94,9 +94,7 @@ def tool_pair(call: Piece, response: Piece) -> tuple[types.Content, dict]:
     def build(call_id: str, accents: int) -> tuple[types.Content, types.Content, dict]:
         args = {"ref": _ref(call.label, CHARS_PER_TOKEN * call.tokens - framing)}
         answer = {"ref": _ref(response.label, CHARS_PER_TOKEN * response.tokens - framing, accents)}
-        asked = types.Content(
-            role="model", parts=[types.Part(function_call=types.FunctionCall(id=call_id, name=TOOL, args=args))]
-        )
+        asked = types.Content(role="model", parts=[types.Part(function_call=types.FunctionCall(id=call_id, name=TOOL, args=args))])
         answered = types.Content(
             role="user", parts=[types.Part(function_response=types.FunctionResponse(id=call_id, name=TOOL, response=answer))]
         )
@@ -121,9 +119,7 @@ def summary_event(events: list[Event], number: int, tokens: int, names: tuple[st
         invocation_id=Event.new_id(),
         custom_metadata={"keeps": list(keeps)},
         actions=EventActions(
-            compaction=EventCompaction(
-                start_timestamp=events[0].timestamp, end_timestamp=events[-1].timestamp, compacted_content=content
-            )
+            compaction=EventCompaction(start_timestamp=events[0].timestamp, end_timestamp=events[-1].timestamp, compacted_content=content)
         ),
     )
 
@@ -281,9 +277,7 @@ class AdkReplay:
             return replay.responses[ref.split(" ")[0]]
 
         agent = LlmAgent(name=AGENT, model=ScriptedModel(replay=self), tools=[lookup], before_model_callback=self.attach)
-        config = EventsCompactionConfig(
-            **adk_config_fields(compaction), summarizer=summarizer_object or LessonSummarizer(self, summarizer)
-        )
+        config = EventsCompactionConfig(**adk_config_fields(compaction), summarizer=summarizer_object or LessonSummarizer(self, summarizer))
         app = App(name="support", root_agent=agent, events_compaction_config=config)
         clock = itertools.count(1_000)  # distinct, increasing timestamps, one a second
         adk_time.set_time_provider(lambda: float(next(clock)))
@@ -363,9 +357,7 @@ def generated(seed: int) -> tuple[Lesson, Compaction, str]:
     for turn in range(1, turns + 1):
         names = turn == named or rng.random() < 0.1
         text = f"the user, turn {turn}" + (f", about {FILE}" if names else "")
-        events.append(
-            {"id": f"u{turn}", "turn": turn, "kind": "user", "tokens": rng.randint(16 if names else 5, 80), "text": text}
-        )
+        events.append({"id": f"u{turn}", "turn": turn, "kind": "user", "tokens": rng.randint(16 if names else 5, 80), "text": text})
         for _ in range(rng.choices((0, 1, 2, 3), weights=(3, 4, 2, 1))[0]):
             number = next(calls)
             call, answer = rng.randint(8, 40), rng.randint(8, 600)
@@ -380,9 +372,7 @@ def generated(seed: int) -> tuple[Lesson, Compaction, str]:
                     "text": "its response",
                 }
             )
-        events.append(
-            {"id": f"a{turn}", "turn": turn, "kind": "reply", "tokens": rng.randint(5, 120), "text": "the agent's reply"}
-        )
+        events.append({"id": f"a{turn}", "turn": turn, "kind": "reply", "tokens": rng.randint(5, 120), "text": "the agent's reply"})
     data = {
         "title": f"generated session {seed}",
         "agent": AGENT,

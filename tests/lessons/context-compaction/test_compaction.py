@@ -141,7 +141,9 @@ def test_an_agent_whose_root_is_not_an_llm_agent_is_refused_at_start():
 
 def test_its_own_summarizer_lifts_the_llm_agent_requirement():
     manifest = Manifest(
-        "agent", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=10, keep_recent_events=2, summarizer=".summarizers.terse")
+        "agent",
+        "lessonkit.lessons.context_compaction",
+        compaction=Compaction(after_tokens=10, keep_recent_events=2, summarizer=".summarizers.terse"),
     )
     assert start(manifest, root="SequentialAgent").summarizer is terse
 
@@ -171,7 +173,9 @@ def test_a_class_is_built_with_no_arguments():
     ],
 )
 def test_a_summarizer_path_that_does_not_import_or_is_not_a_summarizer_fails_at_start(path, message):
-    manifest = Manifest("agent", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=10, keep_recent_events=2, summarizer=path))
+    manifest = Manifest(
+        "agent", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=10, keep_recent_events=2, summarizer=path)
+    )
     with pytest.raises(Refusal, match=message) as refused:
         start(manifest)
     assert refused.value.field == "summarizer" and refused.value.moment == "start"

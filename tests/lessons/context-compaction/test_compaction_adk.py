@@ -169,9 +169,7 @@ async def answer_once(app: App) -> list[AdkEvent]:
     seen = []
     message = types.Content(role="user", parts=[types.Part(text="Where is my refund?")])
     try:
-        async for event in Runner(app=app, session_service=service).run_async(
-            user_id="reader", session_id=session.id, new_message=message
-        ):
+        async for event in Runner(app=app, session_service=service).run_async(user_id="reader", session_id=session.id, new_message=message):
             seen.append(event)
     except ValueError as error:
         seen.append(error)
@@ -266,9 +264,7 @@ def test_adk_keeps_parallel_calls_with_their_answers_where_the_lesson_answers_ea
         AdkEvent(
             author="desk",
             timestamp=3 + n,
-            content=types.Content(
-                role="user", parts=[part(function_response=types.FunctionResponse(id=i, name="lookup", response={}))]
-            ),
+            content=types.Content(role="user", parts=[part(function_response=types.FunctionResponse(id=i, name="lookup", response={}))]),
         )
         for n, i in enumerate(("p1", "p2"))
     ]

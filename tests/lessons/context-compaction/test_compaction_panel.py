@@ -39,7 +39,9 @@ def params(**changes):
 
 
 def turns_only(**changes):
-    return params(**{"set_after_tokens": False, "set_keep_recent_events": False, "set_after_invocations": True, "set_overlap": True, **changes})
+    return params(
+        **{"set_after_tokens": False, "set_keep_recent_events": False, "set_after_invocations": True, "set_overlap": True, **changes}
+    )
 
 
 def refusal_of(call) -> str:
@@ -64,7 +66,9 @@ def test_each_field_is_a_checkbox_and_a_number_both_named_by_the_field():
 
 
 def test_the_choices_are_the_agents_model_or_the_rule_based_one_and_an_agent_or_a_workflow():
-    choices = {control["label"]: [o["label"] for o in control["options"]] for control in PANEL.spec()["controls"] if control["kind"] == "choice"}
+    choices = {
+        control["label"]: [o["label"] for o in control["options"]] for control in PANEL.spec()["controls"] if control["kind"] == "choice"
+    }
     assert choices == {"Summarizer": ["The agent's model", "Rule-based (Terse)"], "Manifest": ["Agent", "Workflow"]}
 
 
@@ -77,7 +81,10 @@ def test_the_panel_opens_on_the_fixtures_size_setting_with_the_turn_pair_left_ou
         "overlap": (False, BY_TURNS.overlap),
     }
     assert (defaults["summarizer"], defaults["manifest"], defaults["time"]) == ("model", "agent", 0)
-    assert written(defaults) == 'Manifest("agent", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=3000, keep_recent_events=6))'
+    assert (
+        written(defaults)
+        == 'Manifest("agent", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=3000, keep_recent_events=6))'
+    )
 
 
 def test_the_timeline_has_one_named_mark_per_model_request():
@@ -158,7 +165,12 @@ def test_the_rule_based_summarizer_is_named_by_its_path_and_resolved_when_the_po
     view = PANEL.view(params(summarizer="terse", time=16))
     assert view.export["written"].endswith("summarizer='.summarizers.terse'))")
     assert view.export["summarizer"] == "terse"
-    assert view.state["seen"][0] == {**view.state["seen"][0], "id": "S2", "by": "terse", "keeps": ["S1", "a3", "u4", "a4", "u5", "a5", "u6"]}
+    assert view.state["seen"][0] == {
+        **view.state["seen"][0],
+        "id": "S2",
+        "by": "terse",
+        "keeps": ["S1", "a3", "u4", "a4", "u5", "a5", "u6"],
+    }
     # The rule-based summary's own lines, the earlier summary's carried inside it.
     lines = re.findall(r"<li>((?:user|support_bot): [^<]*)</li>", view.html)
     assert [line.split(":")[0] for line in lines] == ["user", "support_bot"] * 2 + ["user"] + ["support_bot", "user"] * 3
@@ -242,8 +254,10 @@ def test_each_entry_the_model_sees_is_drawn_once_per_setting_however_many_reques
     seen = {entry.id for request in simulate(BY_SIZE, "model").requests for entry in request.seen}
     assert sorted(drawn) == sorted(seen)
     # Drawn once, shown alike: an entry two requests both see has the same row in both.
-    rows = [{entry: row for row, entry in re.findall(r'(<li class="lk-seen lk-kind-[^"]*" data-id="([^"]*)">.*?</li>)', view.html, re.S)}
-            for view in views]
+    rows = [
+        {entry: row for row, entry in re.findall(r'(<li class="lk-seen lk-kind-[^"]*" data-id="([^"]*)">.*?</li>)', view.html, re.S)}
+        for view in views
+    ]
     shared = [(rows[t - 1], rows[t]) for t in range(2, 25) if rows[t - 1].keys() & rows[t].keys()]
     assert shared
     for before, now in shared:
@@ -261,7 +275,12 @@ def test_each_entry_the_model_sees_is_drawn_once_per_setting_however_many_reques
         ({"set_after_invocations": True}, lambda: Compaction(after_tokens=3000, keep_recent_events=6, after_invocations=4)),
         ({"after_tokens": 0}, lambda: Compaction(after_tokens=0, keep_recent_events=6)),
         ({"set_after_tokens": False, "set_keep_recent_events": False}, lambda: Compaction()),
-        ({"manifest": "workflow"}, lambda: Manifest("workflow", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=3000, keep_recent_events=6))),
+        (
+            {"manifest": "workflow"},
+            lambda: Manifest(
+                "workflow", "lessonkit.lessons.context_compaction", compaction=Compaction(after_tokens=3000, keep_recent_events=6)
+            ),
+        ),
     ],
 )
 def test_a_refused_setting_shows_the_refusal_in_the_exact_words_it_raises(changes, raised):

@@ -10,10 +10,20 @@ from lessonkit.lessons.context_compaction import Compaction, Refusal
 modest = settings(max_examples=150, deadline=None)
 
 LEAST = {"after_tokens": 1, "keep_recent_events": 0, "after_invocations": 1, "overlap": 0}
-PARTNER = {"after_tokens": "keep_recent_events", "keep_recent_events": "after_tokens", "after_invocations": "overlap", "overlap": "after_invocations"}
+PARTNER = {
+    "after_tokens": "keep_recent_events",
+    "keep_recent_events": "after_tokens",
+    "after_invocations": "overlap",
+    "overlap": "after_invocations",
+}
 
-junk = st.one_of(st.booleans(), st.floats(), st.text(max_size=4), st.lists(st.integers(), max_size=2),
-                 st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
+junk = st.one_of(
+    st.booleans(),
+    st.floats(),
+    st.text(max_size=4),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+)
 
 
 @modest
@@ -28,4 +38,3 @@ def test_any_invalid_value_of_a_field_is_refused_when_built_naming_it(field, dat
         assert str(refusal).startswith(f"{field} is {value!r}; allowed: a whole number"), str(refusal)
     else:
         raise AssertionError(f"{field}={value!r} was accepted")
-

@@ -47,11 +47,26 @@ def fixtures(draw: st.DrawFn) -> Lesson:
     for number in range(2, count + 1):
         role = draw(st.sampled_from(["user", "agent"]))
         fact = draw(st.sampled_from([None, "mention"] + (["source"] if role == "user" else [])))
-        turns.append({"id": f"T{number}", "role": role, "tokens": draw(st.integers(1, 40)), "arrives_at_s": number,
-                      "text": f"turn {number}", "fact": fact})
+        turns.append(
+            {
+                "id": f"T{number}",
+                "role": role,
+                "tokens": draw(st.integers(1, 40)),
+                "arrives_at_s": number,
+                "text": f"turn {number}",
+                "fact": fact,
+            }
+        )
     budgets = draw(st.lists(st.integers(pinned + summary, 120), min_size=1, max_size=4, unique=True))
-    data = {"lesson": "context-compression", "title": "Random", "fact": {"name": "region", "value": "Mumbai"},
-            "duration_s": count, "budgets": budgets, "summary_tokens": summary, "turns": turns}
+    data = {
+        "lesson": "context-compression",
+        "title": "Random",
+        "fact": {"name": "region", "value": "Mumbai"},
+        "duration_s": count,
+        "budgets": budgets,
+        "summary_tokens": summary,
+        "turns": turns,
+    }
     return Lesson.from_record(parse_fixture(json.dumps(data), source="random.json"))
 
 
@@ -124,8 +139,15 @@ def test_any_moment_shows_the_latest_arrival_at_or_before_it(chosen, seconds):
 
 
 def _not_one_of(allowed) -> st.SearchStrategy:
-    junk = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
-                     st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
+    junk = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=8),
+        st.lists(st.integers(), max_size=2),
+        st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+    )
     return junk.filter(lambda value: not any(type(value) is type(option) and value == option for option in allowed))
 
 
@@ -150,8 +172,16 @@ def test_any_invalid_setting_is_refused_with_a_value_error_naming_it_and_what_is
 
 
 @modest
-@given(params, st.one_of(st.none(), st.text(max_size=4), st.booleans(), st.lists(st.floats(), max_size=1),
-                         st.floats().filter(lambda x: math.isnan(x) or not 0 <= x <= lesson().duration)))
+@given(
+    params,
+    st.one_of(
+        st.none(),
+        st.text(max_size=4),
+        st.booleans(),
+        st.lists(st.floats(), max_size=1),
+        st.floats().filter(lambda x: math.isnan(x) or not 0 <= x <= lesson().duration),
+    ),
+)
 def test_any_moment_off_the_timeline_is_refused_naming_it(chosen, seconds):
     try:
         replay(**chosen).at(seconds)

@@ -490,7 +490,10 @@ def test_the_shipped_fixture_loads_and_matches_the_cached_lesson():
             lambda d: d["records"][1]["supports"].update(rollback="yes"),
             r"records\[1\] \(M2\) > supports: field 'rollback' is \"yes\"; allowed: true, false$",
         ),
-        (lambda d: d["records"][1]["supports"].pop("on-call"), r"records\[1\] \(M2\) > supports: field 'on-call' is missing; allowed: true, false$"),
+        (
+            lambda d: d["records"][1]["supports"].pop("on-call"),
+            r"records\[1\] \(M2\) > supports: field 'on-call' is missing; allowed: true, false$",
+        ),
         (
             lambda d: d["records"][1].update(supports=["deployment-region"]),
             r"records\[1\] \(M2\): field 'supports' is \[\"deployment-region\"\]; allowed: a JSON object$",
@@ -551,6 +554,8 @@ def test_records_with_the_same_words_in_another_order_tie_and_the_younger_is_tak
 def test_a_records_cosine_does_not_depend_on_the_order_of_its_words(order):
     words = "delta delta gamma alpha beta".split()
     reordered = " ".join(words[index] for index in order)
-    fixture = Lesson((Question("timeout", "Gamma", "gamma delta"),), (REORDERED[0], replace(REORDERED[0], id="M2", text=reordered), REORDERED[2]))
+    fixture = Lesson(
+        (Question("timeout", "Gamma", "gamma delta"),), (REORDERED[0], replace(REORDERED[0], id="M2", text=reordered), REORDERED[2])
+    )
     run = retrieve("timeout", recency_weight=0, fixture=fixture)
     assert run.candidate("M1").cosine == run.candidate("M2").cosine

@@ -171,6 +171,7 @@ invalid = st.one_of(
     st.tuples(st.just("max_records"), _outside(*RECORD_LIMITS, whole=True)),
 )
 
+
 @modest
 @given(policies, invalid)
 def test_any_invalid_parameter_is_refused_with_a_value_error_naming_it(policy, bad):

@@ -96,8 +96,15 @@ def test_playback_has_four_named_stages_ten_seconds_apart_over_thirty_seconds():
         (30, "Stage 4 of 4: final context", "Final context"),
     ]
     words = {key: playback[key] for key in ("play", "pause", "resume", "replay", "next", "restart", "speed")}
-    assert words == {"play": "Play", "pause": "Pause", "resume": "Play", "replay": "Play", "next": "Next stage",
-                     "restart": "Restart inspection", "speed": "Speed"}
+    assert words == {
+        "play": "Play",
+        "pause": "Pause",
+        "resume": "Play",
+        "replay": "Play",
+        "next": "Next stage",
+        "restart": "Restart inspection",
+        "speed": "Speed",
+    }
     assert [(s["value"], s["label"]) for s in playback["speeds"]] == [(0.25, "Quarter"), (0.5, "Half"), (1, "Normal"), (2, "Double")]
     assert playback["default_speed"] == 1 and playback["play_on_change"] is True
 
@@ -107,7 +114,11 @@ def test_the_reader_tools_are_worded_for_this_lesson():
     assert (words["export"], words["export_file"]) == ("Export retrieval JSON", "working-memory-retrieval.json")
     assert (words["capture"], words["replace"], words["clear"]) == ("Capture baseline", "Replace baseline", "Clear baseline")
     assert (words["notes"], words["export_notes"], words["expand"], words["exit_expanded"]) == (
-        "Notes", "Export notes", "Expand experiment", "Exit full screen")
+        "Notes",
+        "Export notes",
+        "Expand experiment",
+        "Exit full screen",
+    )
 
 
 # --- each stage, in words -----------------------------------------------------------------------------
@@ -120,8 +131,7 @@ def test_the_reader_tools_are_worded_for_this_lesson():
         (9.5, "Stage 1 of 4: stored records. All 10 records are stored; this retrieval writes, merges and deletes none of them."),
         (10, "Stage 2 of 4: scope filters. 2 of 10 records pass the scope filters for Team A in working context: M5, M10."),
         (20, "Stage 3 of 4: ranking. Ranked by blended score: M5 (0.226). No shared term: M10."),
-        (30, "Stage 4 of 4: final context. Selected: M5, using 9 of 9 words and 1 of at most 3 records. "
-             "Supporting-fact coverage: 0 of 1."),
+        (30, "Stage 4 of 4: final context. Selected: M5, using 9 of 9 words and 1 of at most 3 records. Supporting-fact coverage: 0 of 1."),
     ],
 )
 def test_the_status_states_the_stage_and_its_result_in_words(time, status):
@@ -225,7 +235,7 @@ def test_the_static_render_reads_without_javascript():
         ({"recency_weight": True}, "parameter 'recency_weight' is true; allowed: 0 to 1, in steps of 0.05"),
         ({"tenant": "team-c"}, 'parameter \'tenant\' is "team-c"; allowed: "team-a", "team-b"'),
         ({"store": "archive"}, 'parameter \'store\' is "archive"; allowed: "semantic", "episodic", "procedural", "working", "all"'),
-        ({"question": "Timeout incident"}, "parameter 'question' is \"Timeout incident\"; allowed: \"timeout\""),
+        ({"question": "Timeout incident"}, 'parameter \'question\' is "Timeout incident"; allowed: "timeout"'),
         ({"include_previous": "yes"}, "parameter 'include_previous' is \"yes\"; allowed: true, false"),
         ({"time": 31}, "parameter 'time' is 31; allowed: 0 to 30 seconds"),
         ({"prediction": "M5"}, "parameter 'prediction' is not one of this experiment's"),

@@ -69,9 +69,7 @@ ADK_FIELDS = (
         "Optional[BaseEventsSummarizer]; None means LlmEventSummarizer on the root LlmAgent's model",
     ),
 )
-_VALIDATOR = (
-    "google/adk/apps/_configs.py, EventsCompactionConfig._validate_trigger_params (a pydantic model_validator, mode='after')"
-)
+_VALIDATOR = "google/adk/apps/_configs.py, EventsCompactionConfig._validate_trigger_params (a pydantic model_validator, mode='after')"
 ADK_REFUSALS = (
     AdkRefusal(
         "half the size pair",
@@ -79,9 +77,7 @@ ADK_REFUSALS = (
         "when the config is built",
         "token_threshold and event_retention_size must be set together.",
     ),
-    AdkRefusal(
-        "half the turn pair", _VALIDATOR, "when the config is built", "compaction_interval and overlap_size must be set together."
-    ),
+    AdkRefusal("half the turn pair", _VALIDATOR, "when the config is built", "compaction_interval and overlap_size must be set together."),
     AdkRefusal(
         "no trigger",
         _VALIDATOR,

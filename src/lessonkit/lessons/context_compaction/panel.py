@@ -117,10 +117,7 @@ def uncompacted() -> Run:
 
 def totals(run: Run) -> str:
     calls = "call" if run.summarizer_calls == 1 else "calls"
-    return (
-        f"{run.summarizer_calls} summarizer {calls}; {run.tokens_sent:,} tokens sent with compaction, "
-        f"{run.tokens_without:,} without"
-    )
+    return f"{run.summarizer_calls} summarizer {calls}; {run.tokens_sent:,} tokens sent with compaction, {run.tokens_without:,} without"
 
 
 # Where each summary was written: between two model requests.
@@ -362,17 +359,22 @@ def seen_row(entry: Entry, by_id: dict[str, Entry]) -> Markup:
         return h(
             "li",
             {"class": ["lk-seen", "lk-summary"], "data-id": entry.id},
-            h("span", {"class": "lk-id"}, entry.id), " ",
-            h("span", {"class": "lk-kind"}, f"summary by {SUMMARIZER_WORDS[entry.by]}"), " ",
-            h("span", {"class": "lk-tokens"}, f"{entry.tokens:,} tokens"), " ",
+            h("span", {"class": "lk-id"}, entry.id),
+            " ",
+            h("span", {"class": "lk-kind"}, f"summary by {SUMMARIZER_WORDS[entry.by]}"),
+            " ",
+            h("span", {"class": "lk-tokens"}, f"{entry.tokens:,} tokens"),
+            " ",
             h("span", {"class": "lk-covers"}, f"stands in for {span_words(entry)} ({len(entry.covered)} events)"),
             summary_lines(entry, by_id),
         )
     return h(
         "li",
         {"class": ["lk-seen", f"lk-kind-{entry.kind}"], "data-id": entry.id},
-        h("span", {"class": "lk-id"}, entry.id), " ",
-        h("span", {"class": "lk-kind"}, f"{entry.kind.replace('_', ' ')}, turn {entry.turn}"), " ",
+        h("span", {"class": "lk-id"}, entry.id),
+        " ",
+        h("span", {"class": "lk-kind"}, f"{entry.kind.replace('_', ' ')}, turn {entry.turn}"),
+        " ",
         h("span", {"class": "lk-tokens"}, f"{entry.tokens:,} tokens"),
         h("span", {"class": "lk-text"}, entry.text),
     )
@@ -385,8 +387,10 @@ def seen_list(replayed: Replay, request: Request | None) -> Markup:
         h(
             "li",
             {"class": ["lk-seen", "lk-attached"], "data-id": file.name},
-            h("span", {"class": "lk-id"}, file.name), " ",
-            h("span", {"class": "lk-kind"}, "attached file"), " ",
+            h("span", {"class": "lk-id"}, file.name),
+            " ",
+            h("span", {"class": "lk-kind"}, "attached file"),
+            " ",
             h("span", {"class": "lk-tokens"}, f"{file.tokens:,} tokens"),
             h("span", {"class": "lk-text"}, "Sent in full with this request, because its name is in what the model sees."),
         )
@@ -451,12 +455,14 @@ def draw(params: Params, baseline: Params | None) -> View:
 
     if isinstance(result, Refusal):
         refusal = {"field": result.field, "moment": result.moment, "message": str(result)}
-        html = join([
-            h("h3", {"class": "lk-heading"}, "The setting as written"),
-            code(written(params)),
-            h("p", {"class": "lk-empty"}, f"Nothing to replay: the setting is refused when {MOMENTS[result.moment]}."),
-            chart(None, None, captured_run, None),
-        ])
+        html = join(
+            [
+                h("h3", {"class": "lk-heading"}, "The setting as written"),
+                code(written(params)),
+                h("p", {"class": "lk-empty"}, f"Nothing to replay: the setting is refused when {MOMENTS[result.moment]}."),
+                chart(None, None, captured_run, None),
+            ]
+        )
         return View(
             status=refused_status(result),
             html=html,
@@ -468,17 +474,23 @@ def draw(params: Params, baseline: Params | None) -> View:
 
     request = request_at(result, params["time"])
     state = replayed.requests[request.number - 1] if request else {"request": None}
-    html = join([
-        h("h3", {"class": "lk-heading"}, "The setting as written"),
-        code(written(params)),
-        counters(result, request),
-        chart(replayed, request, captured_run, threshold),
-        h("h3", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
-        seen_list(replayed, request),
-        h("details", {"class": "lk-checks"}, h("summary", {}, f"Every trigger check of the session ({len(result.decisions)})"),
-          replayed.checks_table),
-        state_details("Exact state JSON of this request", state),
-    ])
+    html = join(
+        [
+            h("h3", {"class": "lk-heading"}, "The setting as written"),
+            code(written(params)),
+            counters(result, request),
+            chart(replayed, request, captured_run, threshold),
+            h("h3", {"class": "lk-heading"}, f"What the model sees at request {request.number}" if request else "What the model sees"),
+            seen_list(replayed, request),
+            h(
+                "details",
+                {"class": "lk-checks"},
+                h("summary", {}, f"Every trigger check of the session ({len(result.decisions)})"),
+                replayed.checks_table,
+            ),
+            state_details("Exact state JSON of this request", state),
+        ]
+    )
     inspection["request"] = request.number if request else None
     return View(
         status=status(replayed, request),

@@ -101,19 +101,26 @@ class Compaction:
             written = [field for field in (when, how_much) if getattr(self, field) is not None]
             if len(written) == 1:
                 raise Refusal(
-                    written[0], "build", f"Compaction sets `{written[0]}` alone.\n{message}",
-                    value=getattr(self, written[0]), allowed=f"`{when}` and `{how_much}` both, or neither",
+                    written[0],
+                    "build",
+                    f"Compaction sets `{written[0]}` alone.\n{message}",
+                    value=getattr(self, written[0]),
+                    allowed=f"`{when}` and `{how_much}` both, or neither",
                 )
         if not (self.by_size or self.by_turns):
             raise Refusal(
-                "compaction", "build", NO_TRIGGER_REFUSAL,
+                "compaction",
+                "build",
+                NO_TRIGGER_REFUSAL,
                 allowed="`after_tokens` with `keep_recent_events`, or `after_invocations` with `overlap`",
             )
         if not isinstance(self.summarizer, str) or (
             self.summarizer and not (_DOTTED.fullmatch(self.summarizer) and "." in self.summarizer)
         ):
             raise Refusal(
-                "summarizer", "build", value=self.summarizer,
+                "summarizer",
+                "build",
+                value=self.summarizer,
                 allowed="a dotted path such as '.summarizers.terse', or '' for the agent's own model",
             )
 
@@ -145,7 +152,10 @@ class Manifest:
         checks.instance("compaction", self.compaction, (Compaction, type(None)), "a Compaction, or None")
         if self.kind == "workflow" and self.compaction is not None:
             raise Refusal(
-                "compaction", "build", f"unknown field `compaction`: {WORKFLOW_REFUSAL}", value=self.compaction,
+                "compaction",
+                "build",
+                f"unknown field `compaction`: {WORKFLOW_REFUSAL}",
+                value=self.compaction,
                 allowed="no `compaction` field in a workflow's manifest",
             )
 
@@ -193,7 +203,10 @@ def load_summarizer(path: str, package: str) -> Summarizer:
         target = getattr(importlib.import_module(module_path, package if dots else None), attribute)
     except (ImportError, AttributeError, TypeError) as error:
         raise Refusal(
-            "summarizer", "start", f"summarizer {path!r} does not import from package {package!r}: {error}", value=path,
+            "summarizer",
+            "start",
+            f"summarizer {path!r} does not import from package {package!r}: {error}",
+            value=path,
             allowed=f"a path that imports from package {package!r}",
         ) from None
     if isinstance(target, type) and issubclass(target, Summarizer):
@@ -201,7 +214,10 @@ def load_summarizer(path: str, package: str) -> Summarizer:
     if isinstance(target, Summarizer):
         return target
     raise Refusal(
-        "summarizer", "start", f"summarizer {path!r} names {target!r}, which is not a summarizer", value=path,
+        "summarizer",
+        "start",
+        f"summarizer {path!r} names {target!r}, which is not a summarizer",
+        value=path,
         allowed="a path to a Summarizer, or to a class of one",
     )
 
@@ -241,7 +257,10 @@ def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
         return Pod(manifest, root, load_summarizer(compaction.summarizer, manifest.package))
     if root != LLM_ROOT:
         raise Refusal(
-            "compaction", "start", ROOT_REFUSAL.format(root=root), value=root,
+            "compaction",
+            "start",
+            ROOT_REFUSAL.format(root=root),
+            value=root,
             allowed=f"a {LLM_ROOT} root, or a summarizer of the setting's own",
         )
     return Pod(manifest, root, AgentModel())

@@ -110,9 +110,7 @@ def _summarize(session: SessionLog, summarizer: Summarizer, span: tuple[Entry, .
     gain, cost = session.removable(span), (latest.tokens if latest else 0)
     check.update(fired=True, span=tuple(entry.id for entry in span))
     if gain <= cost:
-        return Decision(
-            reason=f"{why}; not worth it: that would remove {gain:,} tokens, the latest summary weighs {cost:,}", **check
-        )
+        return Decision(reason=f"{why}; not worth it: that would remove {gain:,} tokens, the latest summary weighs {cost:,}", **check)
     summary = summarizer.summarize(span, f"S{session.written + 1}")
     if summary is None:
         return Decision(reason=f"{why}; the summarizer wrote nothing", called=True, **check)

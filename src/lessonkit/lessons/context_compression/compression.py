@@ -204,7 +204,7 @@ class Lesson:
                 # One pinned turn, first: a second would be pinned too and could crowd out every other.
                 raise row.fail("role", f"is {turn.role!r}; the first turn, and only the first, is the pinned system turn")
             if turn.fact == "source" and turn.role != "user":
-                raise row.fail("fact", f"is \"source\" but the role is {turn.role!r}; only a user turn can back a fact")
+                raise row.fail("fact", f'is "source" but the role is {turn.role!r}; only a user turn can back a fact')
             if turns and turn.arrives_at <= turns[-1].arrives_at:
                 raise row.fail("arrives_at_s", f"is {turn.arrives_at:g}; arrivals must come later than {turns[-1].arrives_at:g}")
             if turn.arrives_at > duration:
@@ -282,7 +282,9 @@ class Operation:
         checks.choice("kind", self.kind, OPERATION_KINDS)
         if (self.turn is None) != (self.kind == "create") or (self.summary is None) != (self.kind == "evict"):
             raise Refused(
-                "operation", self.kind, "evict a turn, create a summary, or fold a turn into a summary",
+                "operation",
+                self.kind,
+                "evict a turn, create a summary, or fold a turn into a summary",
                 problem=f"is {self.kind!r} with turn {self.turn!r} and summary {self.summary!r}",
             )
 

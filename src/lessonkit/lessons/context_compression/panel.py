@@ -88,9 +88,12 @@ def _row(entry: Turn | Summary, fact: compression.Fact) -> Markup:
     return h(
         "li",
         {"class": ["lk-row", f"lk-role-{entry.role}", "lk-evidence" if entry.sources else ""], "data-id": entry.id},
-        h("span", {"class": "lk-id"}, entry.id), " ",
-        h("span", {"class": "lk-role"}, entry.role), " ",
-        h("span", {"class": "lk-tokens"}, f"{entry.tokens} tokens"), " ",
+        h("span", {"class": "lk-id"}, entry.id),
+        " ",
+        h("span", {"class": "lk-role"}, entry.role),
+        " ",
+        h("span", {"class": "lk-tokens"}, f"{entry.tokens} tokens"),
+        " ",
         join(badges, " "),
         h("span", {"class": "lk-text"}, text),
     )
@@ -136,25 +139,37 @@ def body(run: Replay, arrival: Arrival, state: dict[str, Any], baseline: Replay 
     fact = compression.lesson().fact
     rows = [_row(entry, fact) for entry in arrival.window.entries]
     left = gone(run, arrival)
-    return join([
-        meter("Window tokens", arrival.tokens, run.budget),
-        findings([
-            ("Fact mentioned", _yes_no(arrival.fact_mentioned)),
-            ("User-backed evidence", ", ".join(arrival.window.sources) or "none"),
-            ("Answer", arrival.answer),
-            ("Overflow operations", ", ".join(map(str, arrival.operations)) or "none"),
-        ]),
-        chart(run, arrival, baseline),
-        h("h3", {"class": "lk-heading"}, "Retained messages"),
-        h("ol", {"class": "lk-rows"}, rows) if rows else h("p", {"class": "lk-empty"}, "The window is empty."),
-        h("h3", {"class": "lk-heading"}, "Gone from the window"),
-        h("ul", {"class": "lk-gone-list"}, [
-            h("li", {"class": "lk-gone", "data-gone": turn}, h("del", {}, turn), f" {how} at {when:g} s") for turn, how, when in left
-        ]) if left else h("p", {"class": "lk-empty"}, "Nothing has left the window yet."),
-        h("details", {"class": "lk-state"}, h("summary", {}, "Exact state JSON of this arrival"),
-          # Focusable, so a keyboard can scroll it: it is taller than its box.
-          h("pre", {"tabindex": 0}, h("code", {}, json.dumps(state, indent=2)))),
-    ])
+    return join(
+        [
+            meter("Window tokens", arrival.tokens, run.budget),
+            findings(
+                [
+                    ("Fact mentioned", _yes_no(arrival.fact_mentioned)),
+                    ("User-backed evidence", ", ".join(arrival.window.sources) or "none"),
+                    ("Answer", arrival.answer),
+                    ("Overflow operations", ", ".join(map(str, arrival.operations)) or "none"),
+                ]
+            ),
+            chart(run, arrival, baseline),
+            h("h3", {"class": "lk-heading"}, "Retained messages"),
+            h("ol", {"class": "lk-rows"}, rows) if rows else h("p", {"class": "lk-empty"}, "The window is empty."),
+            h("h3", {"class": "lk-heading"}, "Gone from the window"),
+            h(
+                "ul",
+                {"class": "lk-gone-list"},
+                [h("li", {"class": "lk-gone", "data-gone": turn}, h("del", {}, turn), f" {how} at {when:g} s") for turn, how, when in left],
+            )
+            if left
+            else h("p", {"class": "lk-empty"}, "Nothing has left the window yet."),
+            h(
+                "details",
+                {"class": "lk-state"},
+                h("summary", {}, "Exact state JSON of this arrival"),
+                # Focusable, so a keyboard can scroll it: it is taller than its box.
+                h("pre", {"tabindex": 0}, h("code", {}, json.dumps(state, indent=2))),
+            ),
+        ]
+    )
 
 
 def _replay(params: Params) -> Replay:

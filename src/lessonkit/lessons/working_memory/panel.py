@@ -49,9 +49,7 @@ def stage_title(index: int) -> str:
     return f"Stage {index + 1} of {STAGE_COUNT}: {retrieval.STAGES[STAGE_NAMES[index]].lower()}"
 
 
-MARKS = tuple(
-    Mark(index * STAGE_SECONDS, stage_title(index), retrieval.STAGES[name]) for index, name in enumerate(STAGE_NAMES)
-)
+MARKS = tuple(Mark(index * STAGE_SECONDS, stage_title(index), retrieval.STAGES[name]) for index, name in enumerate(STAGE_NAMES))
 TIMELINE = Timeline(end=INSPECTION_SECONDS, step=1, marks=MARKS, label="Inspection time")
 
 
@@ -120,7 +118,6 @@ def outcome_at(candidate: Candidate, stage: int) -> str:
     return _capital(candidate.note)
 
 
-
 def status(run: Retrieval, stage: int) -> str:
     """The role="status" sentence: the stage, and what it decided, in words."""
     title = stage_title(stage) + "."
@@ -169,8 +166,17 @@ def status(run: Retrieval, stage: int) -> str:
 def _unscored(candidate: Candidate) -> Candidate:
     """The candidate as its card and its row of the diagram draw it: without its scores."""
     # Built directly: dataclasses.replace costs twice as much, twenty times a view.
-    return Candidate(candidate.record, shared_terms=(), cosine=0.0, score=0.0, outcome=candidate.outcome,
-                     reason=candidate.reason, newer=candidate.newer, rank=candidate.rank, room=candidate.room)
+    return Candidate(
+        candidate.record,
+        shared_terms=(),
+        cosine=0.0,
+        score=0.0,
+        outcome=candidate.outcome,
+        reason=candidate.reason,
+        newer=candidate.newer,
+        rank=candidate.rank,
+        room=candidate.room,
+    )
 
 
 def _card(candidate: Candidate, stage: int) -> Markup:
@@ -260,8 +266,10 @@ def _drawn_flow(candidate: Candidate, stage: int, row: int) -> Markup:
         reason = LEAVES[candidate.reason or candidate.outcome]
         marks += [_cross(end, y), h("text", {"x": end + 10, "y": y + 4, "class": "lk-wm-reason"}, reason)]
     if selected:
-        marks += [h("circle", {"class": "lk-wm-ring", "cx": end, "cy": y, "r": 8}),
-                  h("text", {"x": end + 14, "y": y + 4, "class": "lk-wm-reason"}, "selected")]
+        marks += [
+            h("circle", {"class": "lk-wm-ring", "cx": end, "cy": y, "r": 8}),
+            h("text", {"x": end + 14, "y": y + 4, "class": "lk-wm-reason"}, "selected"),
+        ]
     return h(
         "g",
         {"class": ["lk-wm-flow", "lk-wm-flow-gone" if gone else "", "lk-wm-flow-selected" if selected else ""], "data-id": candidate.id},
@@ -275,16 +283,28 @@ def diagram(run: Retrieval, stage: int) -> Markup:
     """Each record passing or leaving at each stage, up to the stage being inspected."""
     height = D_TOP + D_ROW * len(run.candidates) + D_BOTTOM
     headers = [
-        h("text", {"x": x, "y": 18, "text-anchor": "middle",
-                   "class": ["lk-wm-stage", "lk-wm-stage-now" if index == stage else "", "lk-wm-stage-later" if index > stage else ""]},
-          f"{index + 1}. {retrieval.STAGES[STAGE_NAMES[index]]}")
+        h(
+            "text",
+            {
+                "x": x,
+                "y": 18,
+                "text-anchor": "middle",
+                "class": ["lk-wm-stage", "lk-wm-stage-now" if index == stage else "", "lk-wm-stage-later" if index > stage else ""],
+            },
+            f"{index + 1}. {retrieval.STAGES[STAGE_NAMES[index]]}",
+        )
         for index, x in enumerate(COLUMNS)
     ]
     description = _diagram_description(run, stage)
     svg = h(
         "svg",
-        {"viewBox": f"0 0 {D_WIDTH} {height}", "role": "img", "aria-labelledby": "lk-wm-diagram-title lk-wm-diagram-desc",
-         "class": "lk-chart-svg lk-wm-diagram", "xmlns": "http://www.w3.org/2000/svg"},
+        {
+            "viewBox": f"0 0 {D_WIDTH} {height}",
+            "role": "img",
+            "aria-labelledby": "lk-wm-diagram-title lk-wm-diagram-desc",
+            "class": "lk-chart-svg lk-wm-diagram",
+            "xmlns": "http://www.w3.org/2000/svg",
+        },
         h("title", {"id": "lk-wm-diagram-title"}, DIAGRAM),
         h("desc", {"id": "lk-wm-diagram-desc"}, description),
         [h("line", {"class": "lk-wm-column", "x1": x, "y1": 26, "x2": x, "y2": height - 4}) for x in COLUMNS],
@@ -310,11 +330,13 @@ def table(run: Retrieval, stage: int) -> Markup:
         RANKING: "Packing decides the rest at the final stage.",
         FINAL: "Cosines and scores to three decimals; the exact values are in the exported JSON.",
     }[stage]
-    return join([
-        h("h3", {"class": "lk-heading"}, TABLE),
-        h("p", {"class": "lk-wm-note"}, explained, " Another tenant's record shows no score: its similarity is not revealed."),
-        record_table(TABLE, _columns(stage, hidden=False), run.candidates, row=lambda c: _table_row(c, stage, _hidden(run, c))),
-    ])
+    return join(
+        [
+            h("h3", {"class": "lk-heading"}, TABLE),
+            h("p", {"class": "lk-wm-note"}, explained, " Another tenant's record shows no score: its similarity is not revealed."),
+            record_table(TABLE, _columns(stage, hidden=False), run.candidates, row=lambda c: _table_row(c, stage, _hidden(run, c))),
+        ]
+    )
 
 
 def _columns(stage: int, *, hidden: bool) -> tuple[Column, ...]:
@@ -346,16 +368,30 @@ def tray(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
     else:
         chosen = run.tray.candidates
         body = [
-            h("ol", {"class": "lk-wm-tray"}, [
-                h("li", {"data-id": c.id}, h("span", {"class": "lk-wm-card-id"}, c.id), " ", c.record.text,
-                  h("span", {"class": "lk-wm-card-facts"}, f" ({_count(c.record.words, 'word', 'words')})"))
-                for c in chosen
-            ]) if chosen else h("p", {"class": "lk-empty"}, "The selected context is empty: no record was selected."),
+            h(
+                "ol",
+                {"class": "lk-wm-tray"},
+                [
+                    h(
+                        "li",
+                        {"data-id": c.id},
+                        h("span", {"class": "lk-wm-card-id"}, c.id),
+                        " ",
+                        c.record.text,
+                        h("span", {"class": "lk-wm-card-facts"}, f" ({_count(c.record.words, 'word', 'words')})"),
+                    )
+                    for c in chosen
+                ],
+            )
+            if chosen
+            else h("p", {"class": "lk-empty"}, "The selected context is empty: no record was selected."),
             meter("Context words", run.tray.words, run.tray.word_budget, unit="words"),
-            findings([
-                ("Supporting-fact coverage", run.coverage.text),
-                ("Declared supporting facts", ", ".join(run.coverage.declared) or "none"),
-            ]),
+            findings(
+                [
+                    ("Supporting-fact coverage", run.coverage.text),
+                    ("Declared supporting facts", ", ".join(run.coverage.declared) or "none"),
+                ]
+            ),
         ]
     if baseline is not None:
         earlier = ", ".join(baseline.tray.ids) or "none"
@@ -371,17 +407,21 @@ def tray(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
 
 def body(run: Retrieval, stage: int, baseline: Retrieval | None) -> Markup:
     question = run.question
-    return join([
-        findings([
-            ("Stage", stage_title(stage)),
-            ("Question", question.text),
-            ("Ranked terms", ", ".join(question.terms)),
-        ]),
-        cards(run, stage),
-        diagram(run, stage),
-        table(run, stage),
-        tray(run, stage, baseline),
-    ])
+    return join(
+        [
+            findings(
+                [
+                    ("Stage", stage_title(stage)),
+                    ("Question", question.text),
+                    ("Ranked terms", ", ".join(question.terms)),
+                ]
+            ),
+            cards(run, stage),
+            diagram(run, stage),
+            table(run, stage),
+            tray(run, stage, baseline),
+        ]
+    )
 
 
 # --- state and export ------------------------------------------------------------------------------

@@ -644,9 +644,7 @@ def retrieve(
         ...
         lessonkit.checks.Refused: recency_weight is 2; allowed: 0 to 1
     """
-    policy = Policy(
-        question, tenant, store, include_previous, keep_latest, max_age_hours, recency_weight, word_budget, max_records
-    )
+    policy = Policy(question, tenant, store, include_previous, keep_latest, max_age_hours, recency_weight, word_budget, max_records)
     fixture = fixture or lesson()
     asked = fixture.question(question)
     idf, vectors = _fitted(fixture.records)

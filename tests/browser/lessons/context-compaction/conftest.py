@@ -88,4 +88,3 @@ def still_lesson_page(open_context: Callable[..., Any]) -> LessonPage:
 @pytest.fixture(scope="session")
 def engine() -> type[Engine]:
     return Engine
-

@@ -19,7 +19,9 @@ def test_next_request_steps_through_every_request_counted_in_requests_as_the_eng
         expect(still_lesson_page.timeline).to_have_value(str(number))
         mark = engine.panel.timeline.marks[number - 1].name
         # The timeline counts model requests, not seconds, in what it speaks and in its clock.
-        expect(still_lesson_page.timeline).to_have_attribute("aria-valuetext", f"{number} model request{'s' if number != 1 else ''}, {mark}")
+        expect(still_lesson_page.timeline).to_have_attribute(
+            "aria-valuetext", f"{number} model request{'s' if number != 1 else ''}, {mark}"
+        )
         expect(still_lesson_page.panel.locator(".lk-clock")).to_have_text(f"{number} requests / 24 requests · {mark}")
         still_lesson_page.expect_view(engine.view(**BOTH, time=number))
 

@@ -76,7 +76,7 @@ def test_without_javascript_the_page_shows_the_status_and_every_sample_output(op
 
     panel = page.get_by_role("region", name=f"Experiment: {engine.panel.title}", exact=True)
     expect(panel.get_by_role("status")).to_have_text(engine.view().status)
-    expect(panel).to_contain_text('compaction=Compaction(after_tokens=3000, keep_recent_events=6))')
+    expect(panel).to_contain_text("compaction=Compaction(after_tokens=3000, keep_recent_events=6))")
     article = page.locator("article")
     for sample in EDITABLE:
         for line in output_of(sample).split("\n")[:3]:

@@ -39,7 +39,7 @@ def test_the_experiment_opens_on_the_size_setting_with_the_turn_pair_left_out(le
         expect(lesson_page.value(field)).to_be_disabled()
     assert lesson_page.chosen("Summarizer") == "The agent's model" and lesson_page.chosen("Manifest") == "Agent"
     expect(lesson_page.alert).to_be_hidden()
-    expect(lesson_page.panel).to_contain_text('compaction=Compaction(after_tokens=3000, keep_recent_events=6))')
+    expect(lesson_page.panel).to_contain_text("compaction=Compaction(after_tokens=3000, keep_recent_events=6))")
 
 
 def test_the_size_trigger_summarizes_before_the_request_the_engine_says(still_lesson_page, engine):
@@ -130,7 +130,10 @@ def test_the_turn_trigger_with_overlap_re_includes_a_turn_and_keeps_both_summari
     still_lesson_page.expect_view(view)
     assert still_lesson_page.seen_ids() == ["S1", "S2", "u9", FILE]
     state = still_lesson_page.exact_state()
-    assert [(entry["id"], entry["covers"][0], entry["covers"][-1]) for entry in state["seen"][:2]] == [("S1", "u1", "a4"), ("S2", "u4", "a8")]
+    assert [(entry["id"], entry["covers"][0], entry["covers"][-1]) for entry in state["seen"][:2]] == [
+        ("S1", "u1", "a4"),
+        ("S2", "u4", "a8"),
+    ]
     assert state == engine.as_json(view.state)
 
 
@@ -146,7 +149,10 @@ def test_overlap_left_out_is_refused_and_overlap_zero_is_a_setting(still_lesson_
     still_lesson_page.expect_view(view)
     state = still_lesson_page.exact_state()
     # With overlap=0 the second summary starts where the first ended: they meet without overlapping.
-    assert [(entry["id"], entry["covers"][0], entry["covers"][-1]) for entry in state["seen"][:2]] == [("S1", "u1", "a4"), ("S2", "u5", "a8")]
+    assert [(entry["id"], entry["covers"][0], entry["covers"][-1]) for entry in state["seen"][:2]] == [
+        ("S1", "u1", "a4"),
+        ("S2", "u5", "a8"),
+    ]
 
 
 def test_both_triggers_fire_whichever_comes_first(still_lesson_page, engine):

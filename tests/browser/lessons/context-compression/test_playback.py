@@ -189,6 +189,6 @@ def test_a_paused_replay_shows_the_arrival_its_timeline_points_at(page, lesson_o
 
     shown_at = lesson_page.time()
     assert 0 < shown_at <= first_arrival
-    expect(
-        lesson_page.status, f"the timeline shows {shown_at:g} s, so the status must describe that moment"
-    ).to_have_text(engine.view(time=shown_at).status)
+    expect(lesson_page.status, f"the timeline shows {shown_at:g} s, so the status must describe that moment").to_have_text(
+        engine.view(time=shown_at).status
+    )

@@ -34,9 +34,7 @@ def test_a_worker_that_cannot_start_says_why_keeps_the_page_and_can_be_retried(o
 def test_a_corrupt_saved_baseline_is_reported_and_kept_not_wiped(open_context, lesson_opener):
     context = open_context()
     # Only in the site's documents: the blank page a new tab starts on has no storage of its own.
-    context.add_init_script(
-        f"if (location.protocol.startsWith('http')) localStorage.setItem({json.dumps(BASELINE_KEY)}, '{{not json');"
-    )
+    context.add_init_script(f"if (location.protocol.startsWith('http')) localStorage.setItem({json.dumps(BASELINE_KEY)}, '{{not json');")
     lesson = lesson_opener(context.new_page())
 
     expect(lesson.panel).to_contain_text("not valid JSON")
@@ -53,8 +51,7 @@ def test_when_storage_is_full_the_notes_stay_on_screen_and_still_export(open_con
     context = open_context()
     # Every write fails as a full storage would, from the first keystroke on.
     context.add_init_script(
-        "Storage.prototype.setItem = function () {"
-        " throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
+        "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
     )
     lesson = lesson_opener(context.new_page())
 

@@ -157,8 +157,13 @@ def test_the_chart_draws_the_baselines_run_beside_the_current_one(lesson_page, e
     view = engine.view(24, "summarize", "drop", 60, baseline=baseline)
     lesson_page.expect_view(view)
     # Same size, different evidence: both lines end at 22 tokens, and the chart says which point holds evidence.
-    expect(chart).to_have_accessible_description(re.compile(r"beside the captured baseline \(budget 24, Summarize older turns, Preserve critical fact\)"))
+    expect(chart).to_have_accessible_description(
+        re.compile(r"beside the captured baseline \(budget 24, Summarize older turns, Preserve critical fact\)")
+    )
     expect(lesson_page.panel.locator(".lk-series-1 polyline")).to_have_count(1)
     numbers = lesson_page.panel.locator("details.lk-chart-data table")
     expect(numbers.locator("tr").last).to_contain_text("T8 (60)2222")
-    assert lesson_page.panel.locator(".lk-series-0 .lk-point-hollow").count() > lesson_page.panel.locator(".lk-series-1 .lk-point-hollow").count()
+    assert (
+        lesson_page.panel.locator(".lk-series-0 .lk-point-hollow").count()
+        > lesson_page.panel.locator(".lk-series-1 .lk-point-hollow").count()
+    )

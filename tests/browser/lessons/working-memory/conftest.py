@@ -142,4 +142,3 @@ def lesson_opener() -> Callable[..., LessonPage]:
 @pytest.fixture(scope="session")
 def engine() -> type[Engine]:
     return Engine
-

@@ -57,15 +57,11 @@ def test_without_javascript_the_page_shows_the_first_stage_and_every_sample_outp
 
 def test_the_cosine_sample_recomputes_another_record_when_edited_in_the_page(lesson_page):
     page = lesson_page.page
-    sample_number = next(
-        number for number, output in enumerate(run_page(), 1) if "cosine by hand" in output
-    )
+    sample_number = next(number for number, output in enumerate(run_page(), 1) if "cosine by hand" in output)
     sample = page.locator(".lk-sample").nth(sample_number - 1)
     page.get_by_role("button", name=f"Edit sample {sample_number}", exact=True).click()
     code = page.get_by_role("textbox", name=f"Code of sample {sample_number}", exact=True)
-    edited = code.input_value().replace('lesson().record("M5")', 'lesson().record("M10")').replace(
-        "candidate('M5')", "candidate('M10')"
-    )
+    edited = code.input_value().replace('lesson().record("M5")', 'lesson().record("M10")').replace("candidate('M5')", "candidate('M10')")
     assert "M10" in edited
     expected = run_page(edit=(sample_number, edited))[sample_number - 1]
     assert "cosine by hand:   0.000000" in expected

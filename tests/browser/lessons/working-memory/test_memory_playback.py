@@ -85,7 +85,11 @@ def test_changing_speed_counts_the_time_already_played_at_the_old_pace(page, les
     lesson_page = open_on_a_fake_clock(page, lesson_opener)
     assert lesson_page.chosen("Speed") == "Normal"
     assert [option.strip() for option in lesson_page.combobox("Speed").locator("option").all_inner_texts()] == [
-        "Quarter", "Half", "Normal", "Double"]
+        "Quarter",
+        "Half",
+        "Normal",
+        "Double",
+    ]
 
     lesson_page.button("Play").click()
     page.clock.run_for(4_500)  # 4.5 s at normal speed

@@ -99,8 +99,14 @@ def test_semantic_facts_with_previous_sessions_supply_mumbai_and_turning_them_of
 
 
 def test_team_b_with_previous_sessions_gets_london_from_m9_and_no_team_a_record(lesson_page, engine):
-    settings = {**engine.walkthrough, "question": "deployment-region", "word_budget": 40, "store": "semantic",
-                "include_previous": True, "tenant": "team-b"}
+    settings = {
+        **engine.walkthrough,
+        "question": "deployment-region",
+        "word_budget": 40,
+        "store": "semantic",
+        "include_previous": True,
+        "tenant": "team-b",
+    }
     lesson_page.set(**settings)
     lesson_page.inspect_final_stage()
 
@@ -112,7 +118,11 @@ def test_team_b_with_previous_sessions_gets_london_from_m9_and_no_team_a_record(
     for record in team_a:
         # Another tenant's record reveals nothing beyond its exclusion: no cosine, no score.
         assert lesson_page.cells(record) | {"Memory text": ""} == {
-            "ID": record, "Memory text": "", "Cosine": "—", "Blended score": "—", "Outcome": "Excluded: belongs to the other tenant",
+            "ID": record,
+            "Memory text": "",
+            "Cosine": "—",
+            "Blended score": "—",
+            "Outcome": "Excluded: belongs to the other tenant",
         }
 
 
@@ -127,4 +137,3 @@ def test_every_stage_of_the_walkthrough_reads_as_the_engine_computes_it(lesson_p
         assert {record: lesson_page.cells(record)["Outcome"] for record in ("M4", "M5", "M10")} == {
             record: engine.outcomes(view)[record] for record in ("M4", "M5", "M10")
         }
-
