@@ -80,7 +80,7 @@ def retrieval_fixture(k: int) -> Any:
 
 
 def retrieval_recompute(fixture: Any) -> int:
-    retrieval = import_module("lessonkit.lessons.working_memory")
+    retrieval = import_module("lessonkit.lessons.working_memory.retrieval")  # the module: its fit cache is its own
     retrieval._fitted.cache_clear()  # the TF-IDF fit is part of a recompute
     for question in retrieval.QUESTIONS:
         retrieval.retrieve(question, fixture=fixture)
