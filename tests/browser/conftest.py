@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from lessonkit.authoring.local_site import find_chromium, launch_chromium, served
 from lessonkit.panel import Panel
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Watch, placed_panels, site_pages
+from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Reader, Watch, placed_panels, site_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -83,6 +83,31 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 # --- one context per test, watched for foreign requests and errors -------------------------------
 
 
+def watched_context(browser: Browser, origin: str, watch: Watch, **options: Any) -> BrowserContext:
+    """A context whose every request to another origin is aborted and recorded in `watch`, and whose
+    every console error or uncaught error is recorded there too."""
+    base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
+    context = browser.new_context(accept_downloads=True, **base, **options)
+    if not origin.startswith("file:"):
+        # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    context.set_default_timeout(STEP_MS)
+    context.add_init_script(REPORT_POLICY_VIOLATIONS)
+    context.on("request", lambda request: watch.request(request.url))
+    context.on("console", watch.console)
+    # The context-wide "pageerror": uncaught errors of every page the context opens.
+    context.on("weberror", lambda web_error: watch.page_error(web_error.error))
+    # A regular expression (not a callable) lets the browser itself skip same-origin requests.
+    foreign = re.compile(r"^(?!" + re.escape(origin) + r"(?:/|$)|data:|blob:|about:)")
+
+    def abort(route: Any) -> None:
+        watch.request(route.request.url)
+        route.abort()
+
+    context.route(foreign, abort)
+    return context
+
+
 @pytest.fixture
 def open_context(browser: Browser, site_url: str) -> Iterator[Callable[..., BrowserContext]]:
     """A factory of watched contexts: new_context options (java_script_enabled=False, say), and
@@ -93,25 +118,7 @@ def open_context(browser: Browser, site_url: str) -> Iterator[Callable[..., Brow
         # `origin`: another server's root (a sub-path, other headers) or "file://"; the site's by default.
         origin = origin or site_url
         watch = Watch(origin, expected_errors)
-        base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
-        context = browser.new_context(accept_downloads=True, **base, **options)
-        if not origin.startswith("file:"):
-            # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
-            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
-        context.set_default_timeout(STEP_MS)
-        context.add_init_script(REPORT_POLICY_VIOLATIONS)
-        context.on("request", lambda request: watch.request(request.url))
-        context.on("console", watch.console)
-        # The context-wide "pageerror": uncaught errors of every page the context opens.
-        context.on("weberror", lambda web_error: watch.page_error(web_error.error))
-        # A regular expression (not a callable) lets the browser itself skip same-origin requests.
-        foreign = re.compile(r"^(?!" + re.escape(origin) + r"(?:/|$)|data:|blob:|about:)")
-
-        def abort(route: Any) -> None:
-            watch.request(route.request.url)
-            route.abort()
-
-        context.route(foreign, abort)
+        context = watched_context(browser, origin, watch, **options)
         opened.append((context, watch))
         return context
 
@@ -119,6 +126,45 @@ def open_context(browser: Browser, site_url: str) -> Iterator[Callable[..., Brow
     for context, _ in opened:
         context.close()
     problems = [problem for _, watch in opened for problem in watch.problems()]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+# --- one reader who keeps the course open, across tests ------------------------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    # Kept on the test, so the reader's fixture can tell whether the test that used a tab failed.
+    report = yield
+    item.stash.setdefault(FAILED, False)
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture(scope="session")
+def kept_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str]) -> Iterator[Reader]:
+    watch = Watch(site_url)
+    context = watched_context(browser, site_url, watch)
+    # Home is where the header's logo leads, and where a reader passes between two visits: a page with no panel.
+    home = next(path for path in site_pages(site_dir) if path not in panel_paths.values())
+    yield Reader(context, watch, home)
+    context.close()
+
+
+@pytest.fixture
+def reader(kept_reader: Reader, request: pytest.FixtureRequest) -> Iterator[Reader]:
+    """The reader who keeps the course open (harness.Reader): `reader.visit(lesson, path)` is the
+    lesson's panel, fresh, with its engine already running."""
+    kept_reader.watch.clear()
+    yield kept_reader
+    problems = kept_reader.watch.problems()
+    if problems or request.node.stash.get(FAILED, False):
+        kept_reader.forget()
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.panel import Panel, View
@@ -58,6 +58,11 @@ class Watch:
     def page_error(self, error: Any) -> None:
         if self._unexpected(str(error)):
             self.errors.append(f"uncaught page error: {error}")
+
+    def clear(self) -> None:
+        """Forget what was seen so far: a context kept across tests answers for each test alone."""
+        self.foreign_requests.clear()
+        self.errors.clear()
 
     def problems(self) -> list[str]:
         problems = []
@@ -227,6 +232,65 @@ def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragm
     if engine:
         wait_for_engine(panel_page)
     return panel_page
+
+
+# Following a link inside the site, as a reader's click on it would: Material's instant navigation
+# takes the click, fetches the page and swaps its content in place, and the window (and with it the
+# engine's worker) stays.
+FOLLOW = """(href) => {
+    const link = Object.assign(document.createElement("a"), { href });
+    document.body.append(link);
+    link.click();
+    link.remove();
+}"""
+
+
+class Reader:
+    """A reader who keeps the course open in one tab per lesson, for the whole test session.
+
+    Booting Python is what a fresh page pays for (about 2.5 s here); a reader who follows the site's
+    links pays it once. `visit` gives each test its lesson as a newcomer finds it, without a boot:
+    from the lesson's tab it goes home by the header's logo, forgets what the last test wrote in the
+    browser's storage, and follows a link back to the lesson (with `fragment`, a link to one state of
+    the experiment). The panel is then built anew, as on any arrival; only the engine is kept.
+
+    One watched context holds the tabs, so a test is failed by what happened during it alone (see
+    `Watch.clear`). A tab whose test failed is closed (`forget`): the next test boots a fresh one.
+    """
+
+    def __init__(self, context: BrowserContext, watch: Watch, home: str) -> None:
+        self.context = context
+        self.watch = watch
+        self.home = home
+        self.tabs: dict[str, Page] = {}
+
+    def visit(self, lesson: str, path: str, *, fragment: str = "", reduced_motion: bool = False, as_: type[Opened] = PanelPage) -> Opened:
+        """`lesson`'s panel on `path`, fresh and answered by a running engine, as `as_` drives it."""
+        target = path + (f"#{fragment}" if fragment else "")
+        tab = self.tabs.get(lesson)
+        if tab is None or tab.is_closed():
+            tab = self.tabs[lesson] = self.context.new_page()
+            tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
+            return open_panel(tab, lesson, path, fragment=fragment, as_=as_)
+        # The tab the reader looks at: a browser gives a tab in the background no animation frames.
+        tab.bring_to_front()
+        panel_page = as_(tab, panel(lesson))
+        tab.evaluate(FOLLOW, self.home)
+        tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
+        expect(tab.locator("section.lk-panel")).to_have_count(0)
+        # Once the panel has closed: nothing is left to write what the last test did back into storage.
+        tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        # Read by the panel as it starts, as a reader's setting would be.
+        tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
+        tab.evaluate(FOLLOW, target)
+        wait_for_engine(panel_page)
+        return panel_page
+
+    def forget(self) -> None:
+        for tab in self.tabs.values():
+            if not tab.is_closed():
+                tab.close()
+        self.tabs.clear()
 
 
 def as_json(value: Any) -> Any:

@@ -77,16 +77,17 @@ def changed_params(spec: Panel) -> dict[str, Any]:
     return {**spec.defaults(), **{control.name: another_value(control) for control in settings(spec)}}
 
 
-def test_the_panel_opens_with_its_starting_view_and_no_error_or_other_origin(page, declared):
+def test_the_panel_opens_with_its_starting_view_and_no_error_or_other_origin(reader, declared):
     spec, path = declared
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path)
     panel_page.expect_view(spec.view(spec.defaults()))
     # The watch on every context fails the test on a console error or another origin's request.
 
 
-def test_every_control_is_found_by_its_name_and_reached_by_keyboard(page, declared):
+def test_every_control_is_found_by_its_name_and_reached_by_keyboard(reader, declared):
     spec, path = declared
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path)
+    page = panel_page.page
     targets = [panel_page.control(ROLES[control.kind], control.label) for control in spec.controls]
     if spec.timeline:
         playback = spec.playback
@@ -117,10 +118,9 @@ def test_every_control_is_found_by_its_name_and_reached_by_keyboard(page, declar
     )
 
 
-def test_changing_each_control_shows_the_engines_view_of_the_new_settings(open_context, declared):
+def test_changing_each_control_shows_the_engines_view_of_the_new_settings(reader, declared):
     spec, path = declared
-    page = open_context(reduced_motion="reduce").new_page()  # nothing plays by itself: the moment stays at 0
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path, reduced_motion=True)  # nothing plays by itself: the moment stays at 0
     params = spec.defaults()
     statuses = {spec.view(params).status}
     for control in settings(spec):
@@ -154,10 +154,10 @@ def test_the_page_reads_with_javascript_off(open_context, declared):
         expect(region.get_by_role(ROLES[control.kind], name=control.label, exact=True)).to_have_count(0)
 
 
-def test_export_downloads_the_engines_export_of_what_is_shown(page, declared):
+def test_export_downloads_the_engines_export_of_what_is_shown(reader, declared):
     spec, path = declared
-    panel_page = open_panel(page, spec.lesson, path)
-    with page.expect_download() as started:
+    panel_page = reader.visit(spec.lesson, path)
+    with panel_page.page.expect_download() as started:
         panel_page.button(spec.words.export).click()
     download = started.value
     assert download.suggested_filename == spec.words.export_file
@@ -252,9 +252,10 @@ def test_a_burst_of_changes_is_written_to_the_address_once_and_the_address_reope
         assert shown_value(reopened, control) == params[control.name], control.label
 
 
-def test_a_link_followed_straight_after_a_change_leaves_the_change_for_back_to_find(page, declared):
+def test_a_link_followed_straight_after_a_change_leaves_the_change_for_back_to_find(reader, declared):
     spec, path = declared
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path)
+    page = panel_page.page
     params = changed_params(spec)
     # The changes and the click in one task: the address has had no pause to be written in.
     page.evaluate(
@@ -270,22 +271,22 @@ def test_a_link_followed_straight_after_a_change_leaves_the_change_for_back_to_f
         assert shown_value(back, control) == params[control.name], control.label
 
 
-def test_a_link_the_experiment_cannot_use_is_refused_by_name_and_the_defaults_are_used(page, declared):
+def test_a_link_the_experiment_cannot_use_is_refused_by_name_and_the_defaults_are_used(reader, declared):
     spec, path = declared
     first = settings(spec)[0]
-    panel_page = open_panel(page, spec.lesson, path, fragment=f"{first.name}=not-a-setting")
+    panel_page = reader.visit(spec.lesson, path, fragment=f"{first.name}=not-a-setting")
     expect(panel_page.panel).to_contain_text(f"parameter '{first.name}' is \"not-a-setting\"; allowed: {first.allowed()}")
     panel_page.expect_view(spec.view(spec.defaults()))
     assert shown_value(panel_page, first) == spec.defaults()[first.name]
 
 
-def test_a_number_out_of_range_is_refused_visibly_and_the_experiment_keeps_the_last_value(page, declared):
+def test_a_number_out_of_range_is_refused_visibly_and_the_experiment_keeps_the_last_value(reader, declared):
     spec, path = declared
     numbers = [control for control in spec.controls if isinstance(control, Number)]
     if not numbers:
         pytest.skip(f"{spec.lesson} has no number field")
     number = numbers[0]
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path)
     for control in settings(spec):  # a number a toggle enables must be switched on first
         if isinstance(control, Toggle) and number.name in control.enables:
             set_control(panel_page, control, True)
@@ -296,12 +297,12 @@ def test_a_number_out_of_range_is_refused_visibly_and_the_experiment_keeps_the_l
     expect(field).to_have_attribute("aria-invalid", "true")
 
 
-def test_each_range_speaks_its_value(page, declared):
+def test_each_range_speaks_its_value(reader, declared):
     spec, path = declared
     ranges = [control for control in spec.controls if isinstance(control, Range)]
     if not ranges:
         pytest.skip(f"{spec.lesson} has no range")
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path)
     for control in ranges:
         slider = panel_page.control("slider", control.label)
         unit = f" {control.unit}" if control.unit else ""

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page
 from lessonkit.lessons.context_compaction import Compaction, Run, lesson, simulate
 from lessonkit.lessons.context_compaction.panel import LESSON, PANEL
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json, open_panel
 
 LESSON_PATH = "/lessons/context-compaction/"
 
@@ -69,8 +69,9 @@ def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> Lesso
 
 
 @pytest.fixture
-def lesson_page(page: Page) -> LessonPage:
-    return open_lesson(page)
+def lesson_page(reader: Reader) -> LessonPage:
+    """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
+    return reader.visit(LESSON, LESSON_PATH, as_=LessonPage)
 
 
 @pytest.fixture
@@ -80,9 +81,9 @@ def lesson_opener() -> Callable[..., LessonPage]:
 
 
 @pytest.fixture
-def still_lesson_page(open_context: Callable[..., Any]) -> LessonPage:
+def still_lesson_page(reader: Reader) -> LessonPage:
     """The lesson for a reader who asks for reduced motion: nothing plays by itself, every moment stays put."""
-    return open_lesson(open_context(reduced_motion="reduce").new_page())
+    return reader.visit(LESSON, LESSON_PATH, reduced_motion=True, as_=LessonPage)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page
 from lessonkit.lessons import context_compression as compression
 from lessonkit.lessons.context_compression.panel import LESSON, PANEL
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json, open_panel
 
 LESSON_PATH = "/lessons/context-compression/"
 
@@ -57,8 +57,9 @@ def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> Lesso
 
 
 @pytest.fixture
-def lesson_page(page: Page) -> LessonPage:
-    return open_lesson(page)
+def lesson_page(reader: Reader) -> LessonPage:
+    """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
+    return reader.visit(LESSON, LESSON_PATH, as_=LessonPage)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from lessonkit.lessons import working_memory as retrieval
 from lessonkit.lessons.working_memory.panel import INSPECTION_SECONDS, LESSON, PANEL, STAGE_SECONDS
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json, open_panel
 
 LESSON_PATH = "/lessons/working-memory/"
 FINAL = INSPECTION_SECONDS
@@ -129,8 +129,9 @@ def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> Lesso
 
 
 @pytest.fixture
-def lesson_page(page: Page) -> LessonPage:
-    return open_lesson(page)
+def lesson_page(reader: Reader) -> LessonPage:
+    """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
+    return reader.visit(LESSON, LESSON_PATH, as_=LessonPage)
 
 
 @pytest.fixture
