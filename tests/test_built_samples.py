@@ -6,9 +6,6 @@ a sample the same `__name__` and the same session.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,10 +14,10 @@ from sybil import Sybil
 
 from lessonkit.authoring.samples import find_samples
 from lessonkit.authoring.sybil_parsers import TALLY, parse_samples
+from tests.course_build import CourseBuild
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-MKDOCS = Path(sys.executable).parent / "mkdocs"
 LESSONS = sorted((DOCS / "lessons").glob("*.md"))
 
 
@@ -38,18 +35,8 @@ class SampleWrappers(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def built_site(tmp_path_factory) -> Path:
-    site = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        check=False,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr}"
-    return site
+def built_site(course_build: CourseBuild) -> Path:
+    return course_build.site
 
 
 def built_samples(site: Path, lesson: Path) -> list[tuple[str | None, str | None]]:

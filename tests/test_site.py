@@ -7,9 +7,6 @@ WebAssembly), and the lessonkit wheel the site serves holds exactly the code the
 
 import filecmp
 import re
-import shutil
-import subprocess
-import sys
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,9 +15,9 @@ import pytest
 
 import lessonkit
 from lessonkit.authoring.csp import inline_scripts, script_hash
+from tests.course_build import CourseBuild, build
 
 ROOT = Path(__file__).parents[1]
-MKDOCS = Path(sys.executable).parent / "mkdocs"
 # Elements whose URL attributes the browser fetches on its own (anchors only navigate when clicked).
 FETCHED = {
     "script": "src",
@@ -40,35 +37,11 @@ FETCHED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "manifest", "
 OTHER_ORIGIN = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
 
 
-def network_off_prefix() -> list[str]:
-    """`unshare --net` when this machine lets us cut the network for one command (root, Linux)."""
-    unshare = shutil.which("unshare")
-    if unshare and subprocess.run([unshare, "--net", "true"], capture_output=True).returncode == 0:
-        return [unshare, "--net", "--"]
-    return []
-
-
-def build(site: Path, prefix: list[str] = (), **env: str) -> None:
-    # This checkout's engine, whatever an editable install elsewhere points at.
-    environment = {"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "src"), **env}
-    result = subprocess.run(
-        [*prefix, str(MKDOCS), "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=environment,
-    )
-    assert result.returncode == 0, f"mkdocs build --strict failed{' with the network off' if prefix else ''}:\n{result.stderr}"
-
-
 @pytest.fixture(scope="module")
-def offline_build(tmp_path_factory):
-    prefix = network_off_prefix()
-    if not prefix:
+def offline_build(course_build: CourseBuild) -> Path:
+    if not course_build.offline:
         pytest.skip("cannot cut the network here (unshare --net needs root on Linux)")
-    site = tmp_path_factory.mktemp("site")
-    build(site, prefix)
-    return site
+    return course_build.site
 
 
 def pages(site: Path) -> list[Path]:
