@@ -1,6 +1,6 @@
-"""Nobody left out: every page passes axe-core in both schemes, every panel works by keyboard alone,
-announces what changes once, never plays by itself for a reader who asked for reduced motion, and
-fits a 320 px screen and a 200% zoom. Parametrized over every page and every panel the site holds.
+"""Nobody left out: every panel works by keyboard alone, announces what changes once, and never plays
+by itself for a reader who asked for reduced motion. Parametrized over every panel the site holds.
+(Every page's axe-core audit and reflow are in test_every_page_for_everyone.py.)
 """
 
 from __future__ import annotations
@@ -13,57 +13,9 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.panel import Choice, Text, Toggle
-from tests.browser.axe import described, serious_violations
 from tests.browser.harness import open_panel
+from tests.browser.test_every_page_for_everyone import settle
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
-
-SCHEMES = {"light": "default", "dark": "slate"}
-
-
-def settle(page: Page, frames: int = 10) -> None:
-    """Let the page render `frames` frames: a count of frames, not a span of time."""
-    page.evaluate(
-        "(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames
-    )
-
-
-# axe-core on every page, light and dark, in the states a reader reaches.
-
-
-def audit(page: Page, where: str) -> list[str]:
-    page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
-    settle(page)
-    violations = serious_violations(page)
-    return [f"{where}: {line}" for line in described(violations).splitlines()] if violations else []
-
-
-@pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_axe_finds_no_serious_or_critical_violation_on_any_page(open_context, pages, panel_paths, scheme):
-    context = open_context(color_scheme=scheme, reduced_motion="reduce")
-    lessons = {path: lesson for lesson, path in panel_paths.items()}
-    found = []
-    for path in pages:
-        page = context.new_page()
-        page.goto(path)
-        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
-        if path not in lessons:
-            found += audit(page, f"{path} ({scheme})")
-            continue
-        panel_page = open_panel(page, lessons[path], path)
-        spec = panel_page.spec
-        found += audit(page, f"{path} ({scheme}, starting state)")
-        params = spec.defaults()
-        for control in settings(spec):  # every setting changed, then the far end of the timeline
-            params[control.name] = another_value(control)
-            set_control(panel_page, control, params[control.name])
-        if spec.timeline:
-            params[spec.timeline.name] = spec.timeline.end
-            panel_page.seek(spec.timeline.end)
-        panel_page.expect_view(spec.view(params))
-        found += audit(page, f"{path} ({scheme}, every setting changed, at the end)")
-        page.close()
-    assert not found, "axe-core found serious or critical violations:\n" + "\n".join(found)
-
 
 # The keyboard alone, from the top of the page to an exported result.
 
@@ -101,10 +53,10 @@ def download(page: Page, button: Locator) -> Any:
     return json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
 
 
-def test_each_panel_is_driven_end_to_end_by_keyboard_alone(open_context, panel_on_page):
+def test_each_panel_is_driven_end_to_end_by_keyboard_alone(reader, panel_on_page):
     spec, path = panel_on_page
-    page = open_context(reduced_motion="reduce").new_page()
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path, reduced_motion=True)
+    page = panel_page.page
     page.locator("body").focus()
     params = spec.defaults()
     for control in spec.controls:
@@ -185,12 +137,12 @@ def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(ope
 # Reduced motion: nothing plays by itself.
 
 
-def test_with_reduced_motion_nothing_plays_by_itself(open_context, panel_on_page):
+def test_with_reduced_motion_nothing_plays_by_itself(reader, panel_on_page):
     spec, path = panel_on_page
     if not spec.timeline:
         pytest.skip(f"{spec.lesson} has no playback")
-    page = open_context(reduced_motion="reduce").new_page()
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path, reduced_motion=True)
+    page = panel_page.page
     expect(panel_page.panel).to_contain_text(spec.playback.stepping_hint)
     control = settings(spec)[0]
     set_control(panel_page, control, another_value(control))  # some lessons play again on any change
@@ -202,53 +154,3 @@ def test_with_reduced_motion_nothing_plays_by_itself(open_context, panel_on_page
     expect(panel_page.button(spec.playback.pause)).to_have_count(0)
     settle(page, 30)
     expect(panel_page.timeline).to_have_value(f"{first:g}")
-
-
-# Reflow: a 320 px screen, and 200% zoom of a 1280 px window.
-
-VIEWPORTS = {
-    "320 px wide": {"viewport": {"width": 320, "height": 640}},
-    "200% zoom": {"viewport": {"width": 640, "height": 400}, "device_scale_factor": 2},
-}
-
-# Elements that run past the right edge of the page, except inside an element meant to scroll
-# sideways (code blocks, wide tables and charts): those scroll in place, the page does not.
-OVERFLOWING = """() => {
-    const width = document.documentElement.clientWidth;
-    const scrolls = (element) => {
-        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
-            if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return true;
-        }
-        return false;
-    };
-    const shown = (element) => getComputedStyle(element).visibility !== "hidden" && element.getClientRects().length > 0;
-    const past = [...document.body.querySelectorAll("*")].filter((element) => {
-        const box = element.getBoundingClientRect();
-        return box.width > 0 && box.right > width + 0.5 && box.left < width && shown(element) && !scrolls(element);
-    });
-    return {
-        page: document.documentElement.scrollWidth - width,
-        elements: past.slice(0, 10).map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`),
-    };
-}"""
-
-
-@pytest.mark.parametrize("size", sorted(VIEWPORTS))
-def test_no_page_scrolls_sideways_and_every_panel_works_at_320_px_and_200_percent(open_context, pages, panel_paths, size):
-    context = open_context(reduced_motion="reduce", **VIEWPORTS[size])
-    lessons = {path: lesson for lesson, path in panel_paths.items()}
-    found = []
-    for path in pages:
-        page = context.new_page()
-        page.goto(path)
-        if path in lessons:
-            panel_page = open_panel(page, lessons[path], path)
-            spec = panel_page.spec
-            control = settings(spec)[0]
-            set_control(panel_page, control, another_value(control))
-            panel_page.expect_view(spec.view({**spec.defaults(), control.name: another_value(control)}))
-        overflow = page.evaluate(OVERFLOWING)
-        if overflow["page"] > 0 or overflow["elements"]:
-            found.append(f"{path}: the page is {overflow['page']} px wider than the screen; past its edge: {overflow['elements']}")
-        page.close()
-    assert not found, "\n".join(found)
