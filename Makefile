@@ -7,6 +7,13 @@ NODE_READY := node_modules/.package-lock.json
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
+# The suite in two workers, a test file to each at a time (a page's samples run in order, in one
+# namespace): the browser tests spend much of their time waiting on the page, and the machine the
+# course is built for has two cores. Files are handed out in the order collected, browser tests
+# last (--no-loadscope-reorder): once a worker has driven a browser, Playwright's event loop runs
+# in it, and a sample that calls asyncio.run() (ADK's Runner) could not. WORKERS=0: one process.
+WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 .PHONY: serve site lint typecheck test test-js test-fast bench clean tools browser
 
@@ -19,7 +26,7 @@ site: $(INSTALLED) $(NODE_READY)
 # Everything: a Chromium first (so a machine without one stops at once, not after the build), lint,
 # the shell's types and pure modules, engine tests, every claim and sample in docs/, and the browser tests.
 test: browser site lint typecheck test-js
-	$(BIN)/pytest
+	$(PYTEST)
 
 # What everything else needs, said plainly when it is missing or too old: Python 3.11+ and Node 20+.
 tools:
@@ -55,7 +62,7 @@ test-js:
 
 # Everything but the browser: quick feedback while writing a lesson.
 test-fast: $(INSTALLED) lint typecheck test-js
-	$(BIN)/pytest -m "not browser"
+	$(PYTEST) -m "not browser"
 
 # Performance is shown by measurement, never by timing assertions in tests: the site in Chromium
 # against a reference measured in the same run (Pyodide booted, the wheel installed, lessonkit

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from sybil import Sybil
 
 from lessonkit.authoring.claims import bare_numbers, find_claims
@@ -10,6 +11,20 @@ from lessonkit.authoring.sybil_parsers import TALLY, parse_claims, parse_samples
 DOCS = Path(__file__).parent / "docs"
 
 pytest_collect_file = Sybil(parsers=[parse_claims, parse_samples], patterns=["*.md"], path="docs").pytest()
+
+
+def pytest_sessionfinish(session):
+    # Under pytest-xdist (make test runs two workers, a file to each) the samples run in the workers:
+    # each sends its tally to the controller, which reports the sum.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["lessonkit_tally"] = [[kind, path, count] for (kind, path), count in TALLY.items()]
+
+
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: only called when it runs
+def pytest_testnodedown(node, error):
+    for kind, path, count in getattr(node, "workeroutput", {}).get("lessonkit_tally", []):
+        TALLY[kind, path] += count
 
 
 def pytest_terminal_summary(terminalreporter):
