@@ -1,6 +1,7 @@
 """Nobody left out: every panel works by keyboard alone, announces what changes once, and never plays
 by itself for a reader who asked for reduced motion. Parametrized over every panel the site holds.
-(Every page's axe-core audit and reflow are in test_every_page_for_everyone.py.)
+(Every page's axe-core audit and reflow are read from the session's tour, in
+test_every_page_for_everyone.py.)
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.panel import Choice, Text, Toggle
 from tests.browser.harness import open_panel
-from tests.browser.test_every_page_for_everyone import settle
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
+from tests.browser.tour import settle
 
 # The keyboard alone, from the top of the page to an exported result.
 

@@ -1,0 +1,301 @@
+"""One tour of the whole course, taken once per test session, which every "every page" check reads.
+
+A reader's visit to each page is what the checks share, and loading a page and booting its panel's
+engine (about 2.5 s) is what they cost: the tour pays for each once. It serves the built site under
+a sub-path ("/lessonkit", as a project site is served), with the site's policy sent as a header on
+every file besides each page's own `<meta>` policy (a worker, the engine's included, is governed by
+its file's header only). One watched context visits every page in turn and, on each, in one tab:
+
+- opens it (its heading shown, its network quiet), and reads the policy it declares;
+- on a panel's page, waits for its engine, which boots in its worker under the header policy;
+- audits it with axe-core in the light and in the dark scheme;
+- on a panel's page, changes every setting at 320 px wide, as a reader on a small screen would;
+- looks for anything running past the right edge at 320 px and at 640 px (200% zoom of a 1280 px
+  window), then gives the window its size back;
+- on a panel's page, seeks the timeline to its end and audits that state too, in both schemes;
+- then does what a reader does: runs the first sample, searches, and switches the scheme.
+
+Each step has a watch of its own (foreign requests aborted, console and uncaught errors recorded),
+so a problem is told with the page and the step where it happened. Findings are kept by kind, one
+test per kind reads them. A step that cannot be done (a timeout, say) ends the page's visit: its
+error is that step's finding, and every check the page then missed is a finding of its kind too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from lessonkit.authoring.csp import header_policy
+from lessonkit.registry import panel
+from tests.browser.axe import described, serious_violations
+from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, PanelPage, Watch, placed_panels, serve, site_pages, wait_for_engine
+from tests.browser.test_every_panel import another_value, set_control, settings
+
+SUB_PATH = "/lessonkit"
+
+SCHEMES = {"light": "default", "dark": "slate"}  # as Material names them on <body>
+VIEWPORTS = {"320 px wide": {"width": 320, "height": 640}, "200% zoom": {"width": 640, "height": 400}}
+NARROW = "320 px wide"
+WINDOW = {"width": 1280, "height": 720}
+
+# The kinds of findings, one test each: OPENS, POLICY, "axe light", "axe dark", "reflow 320 px wide",
+# "reflow 200% zoom" and USE.
+OPENS = "opens cleanly"
+POLICY = "policy"
+USE = "search, samples and scheme"
+KINDS = (OPENS, POLICY, *(f"axe {scheme}" for scheme in SCHEMES), *(f"reflow {size}" for size in VIEWPORTS), USE)
+USING = "running a sample, searching, switching scheme"
+
+POLICY_DECLARED = re.compile(r"^default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-")
+
+
+@dataclass
+class Tour:
+    """What the tour found, by kind: each finding names its page and its step."""
+
+    pages: list[str]
+    found: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
+
+    def findings(self, kind: str) -> list[str]:
+        return self.found[kind]
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    kind: str
+    run: Callable[[], list[str]]
+
+
+def settle(page: Page, frames: int = 10) -> None:
+    """Let the page render `frames` frames: a count of frames, not a span of time."""
+    page.evaluate(
+        "(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames
+    )
+
+
+def audit(page: Page, where: str) -> list[str]:
+    page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
+    settle(page)
+    violations = serious_violations(page)
+    return [f"{where}: {line}" for line in described(violations).splitlines()] if violations else []
+
+
+# Elements that run past the right edge of the page, except inside an element meant to scroll
+# sideways (code blocks, wide tables and charts): those scroll in place, the page does not.
+OVERFLOWING = """() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (element) => {
+        for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+            if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return true;
+        }
+        return false;
+    };
+    const shown = (element) => getComputedStyle(element).visibility !== "hidden" && element.getClientRects().length > 0;
+    const past = [...document.body.querySelectorAll("*")].filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.right > width + 0.5 && box.left < width && shown(element) && !scrolls(element);
+    });
+    return {
+        page: document.documentElement.scrollWidth - width,
+        elements: past.slice(0, 10).map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`),
+    };
+}"""
+
+
+class Visit:
+    """One page, in one tab, step by step."""
+
+    def __init__(self, page: Page, path: str, lesson: str | None) -> None:
+        self.page = page
+        self.path = path
+        self.panel = PanelPage(page, panel(lesson)) if lesson else None
+        self.params: dict[str, Any] = self.panel.spec.defaults() if self.panel else {}
+
+    def steps(self) -> list[Step]:
+        steps = [Step("opening", OPENS, self.open), Step("reading its policy", POLICY, self.policy)]
+        if not self.panel:
+            return [*steps, *self.audits(), *self.reflows(), Step(USING, USE, self.use)]
+        # What a host that sends the policy as a header asks of the engine's worker: the engine boots
+        # under it, then answers every setting changed and the timeline's end.
+        return [
+            *steps,
+            Step("booting its engine under the header policy", POLICY, self.boot),
+            *self.audits("starting state"),
+            Step(f"changing every setting at {NARROW}", POLICY, self.change_every_setting),
+            *self.reflows("every setting changed"),
+            Step("seeking the timeline to its end", POLICY, self.seek_to_the_end),
+            *self.audits("every setting changed, at the end"),
+            Step(USING, USE, self.use),
+        ]
+
+    def audits(self, state: str = "") -> list[Step]:
+        return [Step(", ".join(filter(None, ("axe", scheme, state))), f"axe {scheme}", self.auditor(scheme)) for scheme in SCHEMES]
+
+    def reflows(self, state: str = "") -> list[Step]:
+        return [Step(", ".join(filter(None, (f"at {size}", state))), f"reflow {size}", self.reflower(size)) for size in VIEWPORTS]
+
+    def open(self) -> list[str]:
+        self.page.goto(self.path.lstrip("/"))  # relative to the sub-path
+        expect(self.page.locator("h1").first).to_be_visible()
+        self.page.wait_for_load_state("networkidle")
+        return []
+
+    def policy(self) -> list[str]:
+        declared = self.page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content") or ""
+        return [] if POLICY_DECLARED.search(declared) else [f"the page declares the policy {declared!r}"]
+
+    def boot(self) -> list[str]:
+        assert self.panel
+        expect(self.panel.panel).to_be_visible()
+        wait_for_engine(self.panel)
+        return []
+
+    def show_scheme(self, scheme: str) -> None:
+        self.page.emulate_media(color_scheme=scheme)
+        # Material reads the reader's preference once, as the page loads, and keeps the palette it
+        # chose (in storage, for every page): its toggle is what switches a page already open.
+        body = self.page.locator("body")
+        if body.get_attribute("data-md-color-scheme") != SCHEMES[scheme]:
+            self.page.locator("form[data-md-component=palette] label:not([hidden])").click()
+        expect(body).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+
+    def auditor(self, scheme: str) -> Callable[[], list[str]]:
+        def audited() -> list[str]:
+            self.show_scheme(scheme)
+            return audit(self.page, "axe-core")
+
+        return audited
+
+    def reflower(self, size: str) -> Callable[[], list[str]]:
+        def reflowed() -> list[str]:
+            self.page.set_viewport_size(VIEWPORTS[size])
+            settle(self.page)
+            overflow = self.page.evaluate(OVERFLOWING)
+            self.page.set_viewport_size(WINDOW)
+            if overflow["page"] > 0 or overflow["elements"]:
+                return [f"the page is {overflow['page']} px wider than the screen; past its edge: {overflow['elements']}"]
+            return []
+
+        return reflowed
+
+    def change_every_setting(self) -> list[str]:
+        assert self.panel
+        self.page.set_viewport_size(VIEWPORTS[NARROW])  # a panel must work on a small screen, not only fit it
+        for control in settings(self.panel.spec):
+            self.params[control.name] = another_value(control)
+            set_control(self.panel, control, self.params[control.name])
+        self.panel.expect_view(self.panel.spec.view(self.params))
+        return []
+
+    def seek_to_the_end(self) -> list[str]:
+        assert self.panel
+        timeline = self.panel.spec.timeline
+        if timeline:
+            self.params[timeline.name] = timeline.end
+            self.panel.seek(timeline.end)
+        self.panel.expect_view(self.panel.spec.view(self.params))
+        return []
+
+    def use(self) -> list[str]:
+        page = self.page
+        samples = page.get_by_role("button", name=re.compile(r"^Run sample \d+$"))
+        if samples.count():
+            samples.first.click()
+            expect(page.locator(".lk-sample-status").first).to_contain_text("ran in your browser")
+        # Material's search runs in a worker of its own, and its palette toggle in an inline script.
+        search = page.get_by_role("textbox", name="Search").first
+        search.click()
+        expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+        search.press_sequentially("context", delay=20)
+        expect(page.locator(".md-search-result__item").first).to_be_visible()
+        search.press("Escape")
+        before = page.evaluate("() => document.body.dataset.mdColorScheme")
+        page.locator("form[data-md-component=palette] label:not([hidden])").click()
+        expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", before)
+        # The palette chosen is kept for every page: the next page opens as a newcomer finds it.
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        return []
+
+
+class Guide:
+    """Takes one watched context through the site: a fresh watch for every step of every page."""
+
+    def __init__(self, browser: Browser, root: str) -> None:
+        self.root = root
+        self.watch = Watch(root)
+        self.context = self.watched_context(browser)
+
+    def watched_context(self, browser: Browser) -> BrowserContext:
+        context = browser.new_context(base_url=self.root + "/", reduced_motion="reduce")
+        context.set_default_timeout(STEP_MS)
+        context.add_init_script(REPORT_POLICY_VIOLATIONS)
+        # Through `self.watch` as it is when the event comes: the watch of the step under way.
+        context.on("request", lambda request: self.watch.request(request.url))
+        context.on("console", lambda message: self.watch.console(message))
+        context.on("weberror", lambda web_error: self.watch.page_error(web_error.error))
+        # Watched with the sub-path as the origin: a request anywhere else on the host is foreign too.
+        foreign = re.compile(r"^(?!" + re.escape(self.root) + r"(?:/|$)|data:|blob:|about:)")
+
+        def abort(route: Any) -> None:
+            self.watch.request(route.request.url)
+            route.abort()
+
+        context.route(foreign, abort)
+        return context
+
+    def visit(self, path: str, lesson: str | None, tour: Tour) -> None:
+        page = self.context.new_page()
+        steps = Visit(page, path, lesson).steps()
+        try:
+            for index, step in enumerate(steps):
+                self.watch = Watch(self.root)
+                where = f"{path} ({step.name})"
+                try:
+                    found = step.run()
+                except (Exception, pytest.fail.Exception) as error:
+                    said = "\n  ".join(str(error).splitlines()[:7])  # then Playwright's outline of the whole page
+                    tour.found[step.kind].append(f"{where}: the tour could not go on:\n  {said}")
+                    for missed in steps[index + 1 :]:
+                        tour.found[missed.kind].append(f"{path} ({missed.name}): not checked, the tour stopped at {step.name!r}")
+                    return
+                finally:
+                    tour.found[step.kind] += [f"{where}: {problem}" for problem in self.watch.problems()]
+                tour.found[step.kind] += [f"{where}: {finding}" for finding in found]
+        finally:
+            self.watch = Watch(self.root)
+            page.close()
+            tour.found[OPENS] += [f"{path} (leaving it): {problem}" for problem in self.watch.problems()]
+
+
+def take_tour(browser: Browser, site: Path) -> Tour:
+    lessons = {path: lesson for lesson, path in placed_panels(site).items()}
+    tour = Tour(site_pages(site))
+    with serve(site, prefix=SUB_PATH, headers={"Content-Security-Policy": header_policy()}) as root:
+        guide = Guide(browser, root)
+        try:
+            for path in tour.pages:
+                guide.visit(path, lessons.get(path), tour)
+        finally:
+            guide.context.close()  # before the server stops: a request it could no longer answer would be an error
+    return tour
+
+
+# A module that imports the fixture holds a definition of it of its own: the tour itself is kept
+# here, so it is taken once per session (per worker) however many modules read it.
+_TAKEN: dict[Path, Tour] = {}
+
+
+@pytest.fixture(scope="session", name="tour")
+def the_tour(browser: Browser, site_dir: Path) -> Tour:
+    """The session's tour of every page of the built site (see this module's docstring)."""
+    if site_dir not in _TAKEN:
+        _TAKEN[site_dir] = take_tour(browser, site_dir)
+    return _TAKEN[site_dir]
