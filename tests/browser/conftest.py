@@ -150,7 +150,7 @@ FAILED = pytest.StashKey[bool]()
 def kept_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str]) -> Iterator[Reader]:
     watch = Watch(site_url)
     context = watched_context(browser, site_url, watch)
-    # Home is where the header's logo leads, and where a reader passes between two visits: a page with no panel.
+    # Home is where a reader passes between two visits: a page with no panel, so the lesson's panel closes.
     home = next(path for path in site_pages(site_dir) if path not in panel_paths.values())
     yield Reader(context, watch, home)
     context.close()

@@ -250,9 +250,10 @@ class Reader:
 
     Booting Python is what a fresh page pays for (about 2.5 s here); a reader who follows the site's
     links pays it once. `visit` gives each test its lesson as a newcomer finds it, without a boot:
-    from the lesson's tab it goes home by the header's logo, forgets what the last test wrote in the
-    browser's storage, and follows a link back to the lesson (with `fragment`, a link to one state of
-    the experiment). The panel is then built anew, as on any arrival; only the engine is kept.
+    from the lesson's tab it follows a link home (a page with no panel, so the lesson's panel closes),
+    forgets what the last test wrote in the browser's storage, and follows a link back to the lesson
+    (with `fragment`, a link to one state of the experiment). The panel is then built anew, as on any
+    arrival; only the engine is kept.
 
     One watched context holds the tabs, so a test is failed by what happened during it alone (see
     `Watch.clear`). A tab whose test failed is closed (`forget`): the next test boots a fresh one.
@@ -268,20 +269,22 @@ class Reader:
         """`lesson`'s panel on `path`, fresh and answered by a running engine, as `as_` drives it."""
         target = path + (f"#{fragment}" if fragment else "")
         tab = self.tabs.get(lesson)
+        kept = tab is not None and not tab.is_closed()
         if tab is None or tab.is_closed():
             tab = self.tabs[lesson] = self.context.new_page()
-            tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
-            return open_panel(tab, lesson, path, fragment=fragment, as_=as_)
-        # The tab the reader looks at: a browser gives a tab in the background no animation frames.
-        tab.bring_to_front()
-        panel_page = as_(tab, panel(lesson))
-        tab.evaluate(FOLLOW, self.home)
-        tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
-        expect(tab.locator("section.lk-panel")).to_have_count(0)
-        # Once the panel has closed: nothing is left to write what the last test did back into storage.
-        tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        # Read by the panel as it starts, as a reader's setting would be.
+        else:
+            # The tab the reader looks at: a browser gives a tab in the background no animation frames.
+            tab.bring_to_front()
+            tab.evaluate(FOLLOW, self.home)
+            tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
+            expect(tab.locator("section.lk-panel")).to_have_count(0)
+            # Once the panel has closed: nothing is left to write what the last test did back into storage.
+            tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        # Set while no panel is open, and read by the next one as it starts, as a reader's setting would be.
         tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
+        if not kept:
+            return open_panel(tab, lesson, path, fragment=fragment, as_=as_)
+        panel_page = as_(tab, panel(lesson))
         tab.evaluate(FOLLOW, target)
         wait_for_engine(panel_page)
         return panel_page
