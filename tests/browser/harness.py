@@ -27,6 +27,9 @@ STEP_MS = 20_000
 
 expect.set_options(timeout=STEP_MS)
 
+# Playwright's window, unless a test asks for another.
+WINDOW = {"width": 1280, "height": 720}
+
 
 class Watch:
     """What a context did that a self-hosted, working page must never do."""
@@ -265,28 +268,48 @@ class Reader:
         self.home = home
         self.tabs: dict[str, Page] = {}
 
-    def visit(self, lesson: str, path: str, *, fragment: str = "", reduced_motion: bool = False, as_: type[Opened] = PanelPage) -> Opened:
-        """`lesson`'s panel on `path`, fresh and answered by a running engine, as `as_` drives it."""
+    def visit(
+        self,
+        lesson: str,
+        path: str,
+        *,
+        fragment: str = "",
+        reduced_motion: bool = False,
+        stored: dict[str, str] | None = None,
+        viewport: dict[str, int] | None = None,
+        engine: bool = True,
+        as_: type[Opened] = PanelPage,
+    ) -> Opened:
+        """`lesson`'s panel on `path`, fresh and (with `engine`) answered by a running engine, as `as_`
+        drives it; `stored`: what the site's storage holds as the panel starts (a reader's earlier
+        notes or baseline, say); `viewport`: the window's size, 1280 × 720 unless given."""
         target = path + (f"#{fragment}" if fragment else "")
         tab = self.tabs.get(lesson)
         kept = tab is not None and not tab.is_closed()
         if tab is None or tab.is_closed():
             tab = self.tabs[lesson] = self.context.new_page()
+            tab.goto(self.home)  # a page of the site, whose storage the items go into
         else:
             # The tab the reader looks at: a browser gives a tab in the background no animation frames.
             tab.bring_to_front()
             tab.evaluate(FOLLOW, self.home)
             tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
             expect(tab.locator("section.lk-panel")).to_have_count(0)
-            # Once the panel has closed: nothing is left to write what the last test did back into storage.
-            tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        # Set while no panel is open, and read by the next one as it starts, as a reader's setting would be.
+        # Once the panel has closed, nothing is left to write what the last test did back into
+        # storage; what the panel reads as it starts is set now, as a reader's settings would be.
+        tab.evaluate(
+            "(items) => { localStorage.clear(); sessionStorage.clear(); for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+            stored or {},
+        )
         tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
+        tab.set_viewport_size(viewport or WINDOW)
         if not kept:
-            return open_panel(tab, lesson, path, fragment=fragment, as_=as_)
+            return open_panel(tab, lesson, path, fragment=fragment, engine=engine, as_=as_)
         panel_page = as_(tab, panel(lesson))
         tab.evaluate(FOLLOW, target)
-        wait_for_engine(panel_page)
+        expect(panel_page.panel).to_be_visible()
+        if engine:
+            wait_for_engine(panel_page)
         return panel_page
 
     def forget(self) -> None:
