@@ -18,6 +18,8 @@ from playwright.sync_api import expect
 from lessonkit.panel import Panel, Text
 from tests.browser.harness import PanelPage, open_panel
 
+# A storage that is full, or switched off, has to be so before any page script runs: those tests
+# open a fresh context whose init script breaks it. The others use the reader's kept tab.
 FULL = "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
 SWITCHED_OFF = (
     "Object.defineProperty(window, 'localStorage', { configurable: true, get() {"
@@ -31,15 +33,6 @@ def key(spec: Panel, name: str) -> str:
 
 def text_fields(spec: Panel) -> list[Text]:
     return [control for control in spec.controls if isinstance(control, Text)]
-
-
-def stored_before_load(context: Any, items: dict[str, str]) -> None:
-    """Put `items` in the site's storage before any page script runs (not on the blank first page, which has none)."""
-    context.add_init_script(
-        f"if (location.protocol.startsWith('http') && !sessionStorage.getItem('lk-seeded')) {{"
-        f" for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v);"
-        " sessionStorage.setItem('lk-seeded', '1'); }"
-    )
 
 
 def write_everything(panel_page: PanelPage) -> dict[str, str]:
@@ -78,22 +71,21 @@ def expect_exported(panel_page: PanelPage, typed: dict[str, str]) -> Any:
     return exported
 
 
-def test_notes_text_fields_and_a_baseline_survive_a_reload(page, panel_on_page):
+def test_notes_text_fields_and_a_baseline_survive_a_reload(reader, panel_on_page):
     spec, path = panel_on_page
-    panel_page = open_panel(page, spec.lesson, path, engine=False)
+    panel_page = reader.visit(spec.lesson, path, engine=False)
     typed = write_everything(panel_page)
 
-    panel_page.page.reload()
+    panel_page.page.reload()  # a new document, which boots the engine again: the reader's next visit waits for it
 
-    expect_on_screen(PanelPage(page, spec), typed)
-    expect(PanelPage(page, spec).button(spec.words.replace)).to_be_visible()
+    reloaded = PanelPage(panel_page.page, spec)
+    expect_on_screen(reloaded, typed)
+    expect(reloaded.button(spec.words.replace)).to_be_visible()
 
 
-def test_a_corrupt_saved_baseline_is_warned_about_kept_as_it_was_and_exported(open_context, panel_on_page):
+def test_a_corrupt_saved_baseline_is_warned_about_kept_as_it_was_and_exported(reader, panel_on_page):
     spec, path = panel_on_page
-    context = open_context()
-    stored_before_load(context, {key(spec, "baseline"): "{not json"})
-    panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
+    panel_page = reader.visit(spec.lesson, path, stored={key(spec, "baseline"): "{not json"}, engine=False)
 
     expect(panel_page.panel).to_contain_text("The saved baseline for this lesson could not be read")
     expect(panel_page.panel).to_contain_text(f"{spec.words.export_notes} includes it")
@@ -137,14 +129,15 @@ def test_a_storage_switched_off_entirely_keeps_what_was_written_on_screen_with_a
     expect_exported(panel_page, typed)
 
 
-def test_each_lesson_keeps_its_own_notes(open_context, panel_paths):
-    context = open_context()
-    pages = {}
-    for lesson, path in sorted(panel_paths.items()):
-        panel_page = open_panel(context.new_page(), lesson, path, engine=False)
+def test_each_lesson_keeps_its_own_notes(reader, panel_paths):
+    # Every lesson is open (in a tab of its own) before anything is written: each visit empties the
+    # storage all the tabs share, which would take the notes written in the tabs before it.
+    panel_pages = {lesson: reader.visit(lesson, path, engine=False) for lesson, path in sorted(panel_paths.items())}
+    for lesson, panel_page in panel_pages.items():
+        panel_page.page.bring_to_front()
         panel_page.notes.fill(f"Only about {lesson}.")
-        pages[lesson] = panel_page
-    for lesson, panel_page in pages.items():
+    for lesson, panel_page in panel_pages.items():
+        panel_page.page.bring_to_front()
         panel_page.page.reload()
         expect(PanelPage(panel_page.page, panel_page.spec).notes).to_have_value(f"Only about {lesson}.")
 
@@ -152,16 +145,14 @@ def test_each_lesson_keeps_its_own_notes(open_context, panel_paths):
 MARKUP = '<img src="lk-missing.png" onerror="window.lkRan = 1"><script>window.lkRan = 2</script><b>bold?</b>'
 
 
-def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(open_context, panel_on_page):
+def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(reader, panel_on_page):
     spec, path = panel_on_page
-    context = open_context()
     items = {
         key(spec, "notes"): MARKUP,
         key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": MARKUP, "params": spec.defaults()}),
     }
     items |= {key(spec, f"text:{field.name}"): MARKUP for field in text_fields(spec)}
-    stored_before_load(context, items)
-    panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
+    panel_page = reader.visit(spec.lesson, path, stored=items, engine=False)
 
     expect(panel_page.notes).to_have_value(MARKUP)
     for field in text_fields(spec):
@@ -174,13 +165,12 @@ def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(open_cont
     assert panel_page.page.evaluate("() => window.lkRan") is None
 
 
-def test_a_saved_baseline_whose_settings_no_longer_fit_keeps_its_text_and_names_the_setting(open_context, panel_on_page):
+def test_a_saved_baseline_whose_settings_no_longer_fit_keeps_its_text_and_names_the_setting(reader, panel_on_page):
     spec, path = panel_on_page
     first = next(control for control in spec.controls if not isinstance(control, Text))
     stale = {**spec.defaults(), first.name: "not-a-setting"}
-    context = open_context()
-    stored_before_load(context, {key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": "An older run.", "params": stale})})
-    panel_page = open_panel(context.new_page(), spec.lesson, path)
+    stored = {key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": "An older run.", "params": stale})}
+    panel_page = reader.visit(spec.lesson, path, stored=stored)
 
     expect(panel_page.panel).to_contain_text(
         f"The saved baseline's settings no longer fit this experiment (parameter '{first.name}' is \"not-a-setting\"; "

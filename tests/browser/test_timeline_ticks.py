@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import PanelPage, open_panel
+from tests.browser.harness import PanelPage, Reader
 
 WITH_TIMELINES = [lesson for lesson in panel_ids() if panel(lesson).timeline]
 WIDTHS = {"1280 px wide": 1280, "390 px wide": 390}
@@ -56,6 +56,7 @@ def ticks_geometry(panel_page: PanelPage) -> dict[str, Any]:
         slider.evaluate("(slider, value) => { slider.value = String(value); }", value)
         ends.append(thumb_centre(cdp, slider_id))
     slider.evaluate("slider => { slider.value = '0'; }")
+    cdp.detach()  # the tab is kept for the next test
     labels = [panel_page.panel.locator(".lk-tick").nth(index) for index in range(len(timeline.marks))]
     return {
         "slider": slider.bounding_box(),
@@ -65,10 +66,9 @@ def ticks_geometry(panel_page: PanelPage) -> dict[str, Any]:
     }
 
 
-def opened(open_context: Any, panel_paths: dict[str, str], lesson: str, width: int) -> tuple[PanelPage, dict[str, Any]]:
-    context = open_context(reduced_motion="reduce", viewport={"width": width, "height": 900})
-    panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
-    # The shell draws the timeline from the spec; the engine need not have started.
+def opened(reader: Reader, panel_paths: dict[str, str], lesson: str, width: int) -> tuple[PanelPage, dict[str, Any]]:
+    # The shell draws the timeline from the spec, so the ticks are there before the engine answers.
+    panel_page = reader.visit(lesson, panel_paths[lesson], reduced_motion=True, viewport={"width": width, "height": 900}, engine=False)
     expect(panel_page.panel.locator(".lk-tick")).to_have_text([mark.tick or mark.name for mark in panel_page.spec.timeline.marks])
     panel_page.timeline.scroll_into_view_if_needed()
     return panel_page, ticks_geometry(panel_page)
@@ -76,8 +76,8 @@ def opened(open_context: Any, panel_paths: dict[str, str], lesson: str, width: i
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
-def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls(open_context, panel_paths, lesson, width):
-    panel_page, found = opened(open_context, panel_paths, lesson, width)
+def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls(reader, panel_paths, lesson, width):
+    panel_page, found = opened(reader, panel_paths, lesson, width)
     timeline = panel_page.spec.timeline
     slider, (start, end) = found["slider"], found["ends"]
     bottom, left, right = slider["y"] + slider["height"], slider["x"], slider["x"] + slider["width"]
@@ -103,8 +103,8 @@ def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
-def test_the_tick_labels_shown_never_run_into_each_other(open_context, panel_paths, lesson, width):
-    panel_page, found = opened(open_context, panel_paths, lesson, width)
+def test_the_tick_labels_shown_never_run_into_each_other(reader, panel_paths, lesson, width):
+    panel_page, found = opened(reader, panel_paths, lesson, width)
     shown = [
         (mark, label)
         for mark, label, visible in zip(panel_page.spec.timeline.marks, found["labels"], found["shown"], strict=True)
