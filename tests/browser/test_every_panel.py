@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from lessonkit.panel import Choice, Number, Panel, Range, Text, Toggle
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import PanelPage, as_json, assert_same_engine_data, open_panel, wait_for_engine
+from tests.browser.harness import PanelPage, as_json, assert_same_engine_data, wait_for_engine
 
 ROLES = {"choice": "combobox", "toggle": "checkbox", "number": "spinbutton", "range": "slider", "text": "textbox"}
 
@@ -142,6 +142,7 @@ def test_changing_each_control_shows_the_engines_view_of_the_new_settings(reader
 
 def test_the_page_reads_with_javascript_off(open_context, declared):
     spec, path = declared
+    # A context of its own: JavaScript is on or off for a whole context, and the reader's has it on.
     page = open_context(java_script_enabled=False).new_page()
     page.goto(path)
     region = page.get_by_role("region", name=f"Experiment: {spec.title}", exact=True)
@@ -166,10 +167,9 @@ def test_export_downloads_the_engines_export_of_what_is_shown(reader, declared):
     assert_same_engine_data(exported, as_json(spec.view(spec.defaults()).export), "export")
 
 
-def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(open_context, declared):
+def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(reader, declared):
     spec, path = declared
-    context = open_context(reduced_motion="reduce")
-    panel_page = open_panel(context.new_page(), spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path, reduced_motion=True)
     params = changed_params(spec)
     for control in settings(spec):
         set_control(panel_page, control, params[control.name])
@@ -182,12 +182,13 @@ def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(open_context
     panel_page.button(spec.words.copy_link).click()
     expect(panel_page.panel).to_contain_text("The link to this experiment is copied")
     link = panel_page.page.evaluate("() => navigator.clipboard.readText()")
-    assert "#" in link and spec.lesson not in link.split("#")[1], link
+    address, _, fragment = link.partition("#")
+    assert fragment and spec.lesson not in fragment, link
+    assert address == panel_page.page.url.partition("#")[0], f"the link {link} leads to another page than the experiment's"
 
-    fresh = context.new_page()
-    fresh.goto(link)
-    reopened = PanelPage(fresh, spec)
-    wait_for_engine(reopened)
+    # The reader follows the link: the panel they left is closed, storage forgotten, and the one the
+    # link opens is built anew, with nothing but the link to tell it the settings and the moment.
+    reopened = reader.visit(spec.lesson, path, fragment=fragment, reduced_motion=True)
     reopened.expect_view(expected)
     for control in settings(spec):
         assert shown_value(reopened, control) == params[control.name], control.label
@@ -195,15 +196,21 @@ def test_a_copied_link_reopens_the_experiment_in_exactly_that_state(open_context
         expect(reopened.timeline).to_have_value(f"{params[spec.timeline.name]:g}")
 
 
-# Every write of the page's address the shell makes ("#budget=36&..."), in order.
-COUNT_ADDRESS_WRITES = """(() => {
+# Every write of the page's address the shell makes ("#budget=36&..."), in order, from now on.
+COUNT_ADDRESS_WRITES = """() => {
   const replace = history.replaceState.bind(history);
   window.lkAddressWrites = [];
   history.replaceState = (state, unused, url) => {
     if (String(url).startsWith("#")) window.lkAddressWrites.push(String(url));
     return replace(state, unused, url);
   };
-})()"""
+}"""
+
+# The writes counted, and the count stops (History's own method again): the reader keeps the tab for the next tests.
+ADDRESS_WRITES = """() => {
+  delete history.replaceState;
+  return window.lkAddressWrites;
+}"""
 
 # A reader's changes, made in one go inside the page (one task, so no pause can fall between them):
 # [name, kind, value], a choice's value being its option's label.
@@ -231,22 +238,23 @@ def in_page_changes(spec: Panel, params: dict[str, Any]) -> list[list[Any]]:
     return changes
 
 
-def test_a_burst_of_changes_is_written_to_the_address_once_and_the_address_reopens_them(open_context, declared):
+def test_a_burst_of_changes_is_written_to_the_address_once_and_the_address_reopens_them(reader, declared):
     spec, path = declared
-    context = open_context(reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_ADDRESS_WRITES)
-    panel_page = open_panel(page, spec.lesson, path)
+    panel_page = reader.visit(spec.lesson, path, reduced_motion=True)
+    page = panel_page.page
+    # The panel's arrival wrote nothing (a write always leaves a "#"), and every write from here on is counted.
+    assert "#" not in page.url, f"the address was written before any change: {page.url}"
+    page.evaluate(COUNT_ADDRESS_WRITES)
     params = changed_params(spec)
     page.evaluate(CHANGE_ALL, in_page_changes(spec, params))
     expected = spec.view(params)
     panel_page.expect_view(expected)
 
     expect(page).to_have_url(re.compile(r"#.+"))
-    writes = page.evaluate("() => window.lkAddressWrites")
+    writes = page.evaluate(ADDRESS_WRITES)
     assert len(writes) == 1, f"{len(settings(spec))} changes in a row wrote the address {len(writes)} times: {writes}"
 
-    reopened = open_panel(context.new_page(), spec.lesson, path, fragment=page.url.split("#", 1)[1])
+    reopened = reader.visit(spec.lesson, path, fragment=page.url.split("#", 1)[1], reduced_motion=True)
     reopened.expect_view(expected)
     for control in settings(spec):
         assert shown_value(reopened, control) == params[control.name], control.label

@@ -9,10 +9,12 @@ the build rendered readable, and no control pretends to work.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from lessonkit.registry import panel_ids
 from tests.browser.harness import ENGINE_BOOT_MS, PanelPage, open_panel
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
 
@@ -32,7 +34,21 @@ def every_control(panel_page: PanelPage):
     return controls
 
 
-@pytest.mark.parametrize("missing", sorted(MISSING))
+def each_panel_and_each_missing_file() -> list[Any]:
+    """Pairs of a panel and a missing file in which every panel and every missing file come at least once.
+
+    Telling the reader what failed and offering a retry is the shell's, on one path whatever the
+    panel: the missing file decides the words, the panel only which controls must wait and come
+    back to life. Each pairing costs two boots of Pyodide (the failed one and the retry), so the
+    panels are paired with the missing files in turn (sorted, cycling the shorter list) rather
+    than every panel with every file; a new panel or a new way to fail joins the pairs by itself.
+    """
+    panels, kinds = sorted(panel_ids()), sorted(MISSING)
+    pairs = [(panels[index % len(panels)], kinds[index % len(kinds)]) for index in range(max(len(panels), len(kinds)))]
+    return [pytest.param(lesson, missing, id=f"{lesson}-{missing}") for lesson, missing in pairs]
+
+
+@pytest.mark.parametrize(("panel_on_page", "missing"), each_panel_and_each_missing_file(), indirect=["panel_on_page"])
 def test_an_engine_that_cannot_load_says_what_failed_holds_its_controls_and_recovers_on_retry(open_context, panel_on_page, missing):
     spec, path = panel_on_page
     pattern, words = MISSING[missing]
