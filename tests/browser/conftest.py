@@ -14,7 +14,6 @@ live in a folder of their own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from lessonkit.authoring.local_site import find_chromium, launch_chromium, served
 from lessonkit.panel import Panel
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, Reader, Watch, placed_panels, site_pages
+from tests.browser.harness import Reader, Watch, placed_panels, site_pages, watched_context
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -81,31 +80,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 # --- one context per test, watched for foreign requests and errors -------------------------------
-
-
-def watched_context(browser: Browser, origin: str, watch: Watch, **options: Any) -> BrowserContext:
-    """A context whose every request to another origin is aborted and recorded in `watch`, and whose
-    every console error or uncaught error is recorded there too."""
-    base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
-    context = browser.new_context(accept_downloads=True, **base, **options)
-    if not origin.startswith("file:"):
-        # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
-    context.set_default_timeout(STEP_MS)
-    context.add_init_script(REPORT_POLICY_VIOLATIONS)
-    context.on("request", lambda request: watch.request(request.url))
-    context.on("console", watch.console)
-    # The context-wide "pageerror": uncaught errors of every page the context opens.
-    context.on("weberror", lambda web_error: watch.page_error(web_error.error))
-    # A regular expression (not a callable) lets the browser itself skip same-origin requests.
-    foreign = re.compile(r"^(?!" + re.escape(origin) + r"(?:/|$)|data:|blob:|about:)")
-
-    def abort(route: Any) -> None:
-        watch.request(route.request.url)
-        route.abort()
-
-    context.route(foreign, abort)
-    return context
 
 
 @pytest.fixture

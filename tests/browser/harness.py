@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.panel import Panel, View
@@ -86,6 +86,31 @@ document.addEventListener("securitypolicyviolation", (event) => {
     + ` (${event.sourceFile || location.href}:${event.lineNumber})`);
 });
 """
+
+
+def watched_context(browser: Browser, origin: str, watch: Watch, **options: Any) -> BrowserContext:
+    """A context whose every request to another origin is aborted and recorded in `watch`, and whose
+    every console error or uncaught error is recorded there too."""
+    base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
+    context = browser.new_context(accept_downloads=True, **base, **options)
+    if not origin.startswith("file:"):
+        # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    context.set_default_timeout(STEP_MS)
+    context.add_init_script(REPORT_POLICY_VIOLATIONS)
+    context.on("request", lambda request: watch.request(request.url))
+    context.on("console", watch.console)
+    # The context-wide "pageerror": uncaught errors of every page the context opens.
+    context.on("weberror", lambda web_error: watch.page_error(web_error.error))
+    # A regular expression (not a callable) lets the browser itself skip same-origin requests.
+    foreign = re.compile(r"^(?!" + re.escape(origin) + r"(?:/|$)|data:|blob:|about:)")
+
+    def abort(route: Any) -> None:
+        watch.request(route.request.url)
+        route.abort()
+
+    context.route(foreign, abort)
+    return context
 
 
 def site_pages(site: Path) -> list[str]:

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from lessonkit.authoring.local_site import served
-from tests.browser.harness import ENGINE_BOOT_MS, Watch
+from tests.browser.harness import ENGINE_BOOT_MS, Watch, watched_context
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "authoring.md"
@@ -119,10 +119,7 @@ def test_the_guides_lesson_builds_and_its_panel_answers_in_the_browser(new_lesso
     assert quoted, "the guide no longer quotes the status a reader sees at a budget"
     with served(new_lesson / "site") as origin:
         watch = Watch(origin)
-        context = browser.new_context(base_url=origin)
-        context.on("request", lambda request: watch.request(request.url))
-        context.on("console", watch.console)
-        context.on("weberror", lambda error: watch.page_error(error.error))
+        context = watched_context(browser, origin, watch)
         page = context.new_page()
         page.goto("/lessons/context-compaction/")
         # The navigation found the new lesson by itself, after the one its page says it follows.

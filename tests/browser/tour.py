@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from lessonkit.authoring.csp import header_policy
 from lessonkit.registry import panel
 from tests.browser.axe import described, serious_violations
-from tests.browser.harness import REPORT_POLICY_VIOLATIONS, STEP_MS, PanelPage, Watch, placed_panels, serve, site_pages, wait_for_engine
+from tests.browser.harness import WINDOW, PanelPage, Watch, placed_panels, serve, site_pages, wait_for_engine, watched_context
 from tests.browser.test_every_panel import another_value, set_control, settings
 
 SUB_PATH = "/lessonkit"
@@ -43,7 +43,6 @@ SUB_PATH = "/lessonkit"
 SCHEMES = {"light": "default", "dark": "slate"}  # as Material names them on <body>
 VIEWPORTS = {"320 px wide": {"width": 320, "height": 640}, "200% zoom": {"width": 640, "height": 400}}
 NARROW = "320 px wide"
-WINDOW = {"width": 1280, "height": 720}
 
 # The kinds of findings, one test each: OPENS, POLICY, "axe light", "axe dark", "reflow 320 px wide",
 # "reflow 200% zoom" and USE.
@@ -226,37 +225,20 @@ class Visit:
 
 
 class Guide:
-    """Takes one watched context through the site: a fresh watch for every step of every page."""
+    """Takes one watched context through the site, its watch cleared for every step of every page."""
 
     def __init__(self, browser: Browser, root: str) -> None:
         self.root = root
         self.watch = Watch(root)
-        self.context = self.watched_context(browser)
-
-    def watched_context(self, browser: Browser) -> BrowserContext:
-        context = browser.new_context(base_url=self.root + "/", reduced_motion="reduce")
-        context.set_default_timeout(STEP_MS)
-        context.add_init_script(REPORT_POLICY_VIOLATIONS)
-        # Through `self.watch` as it is when the event comes: the watch of the step under way.
-        context.on("request", lambda request: self.watch.request(request.url))
-        context.on("console", lambda message: self.watch.console(message))
-        context.on("weberror", lambda web_error: self.watch.page_error(web_error.error))
         # Watched with the sub-path as the origin: a request anywhere else on the host is foreign too.
-        foreign = re.compile(r"^(?!" + re.escape(self.root) + r"(?:/|$)|data:|blob:|about:)")
-
-        def abort(route: Any) -> None:
-            self.watch.request(route.request.url)
-            route.abort()
-
-        context.route(foreign, abort)
-        return context
+        self.context = watched_context(browser, root, self.watch, reduced_motion="reduce")
 
     def visit(self, path: str, lesson: str | None, tour: Tour) -> None:
         page = self.context.new_page()
         steps = Visit(page, path, lesson).steps()
         try:
             for index, step in enumerate(steps):
-                self.watch = Watch(self.root)
+                self.watch.clear()
                 where = f"{path} ({step.name})"
                 try:
                     found = step.run()
@@ -270,7 +252,7 @@ class Guide:
                     tour.found[step.kind] += [f"{where}: {problem}" for problem in self.watch.problems()]
                 tour.found[step.kind] += [f"{where}: {finding}" for finding in found]
         finally:
-            self.watch = Watch(self.root)
+            self.watch.clear()
             page.close()
             tour.found[OPENS] += [f"{path} (leaving it): {problem}" for problem in self.watch.problems()]
 
