@@ -3,13 +3,12 @@
 // reload, bookmark or pass on exactly what they are looking at.
 //
 // Each write is a same-document navigation: the browser records it in the tab's history and
-// Chromium fetches the page's icon again. Written at every change, that work ran on the same two
-// cores as the engine's answer to the change (in walks of 160 unseen views, the p95 from change to
-// answer fell from 19-23 ms to 13-15 ms once it stopped). A slider dragged across its range also
-// asks for dozens of writes a second, and browsers take only so many: Chromium ignores writes past
-// 200 in 10 seconds, Safari allows 100 (whatwg/html#11844). So the address is written once the
-// reader pauses, and at once whenever they may be about to use it: copying the link, following a
-// link, leaving the page, the tab or the window.
+// Chromium fetches the page's icon again. Written at every change, that work ran on the same cores
+// as the engine's answer to the change and made the answer measurably later (bench/FINDINGS.md).
+// A slider dragged across its range also asks for dozens of writes a second, and browsers take
+// only so many (whatwg/html#11844). So the address is written once the reader pauses, and at once
+// whenever they may be about to use it: copying the link, following a link, leaving the page, the
+// tab or the window.
 
 /**
  * The part of the window an address uses: the page's own, or a test's with its own timers.

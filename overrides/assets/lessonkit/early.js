@@ -71,9 +71,8 @@
 
   /**
    * Material asks for its search index (the whole course's text) as the page starts, and its search
-   * worker then spends a few hundred milliseconds of processor indexing it: on a lesson page, on the
-   * same cores on which the Python engine is starting (a sample ran about 65 ms sooner without it,
-   * measured on the course's 2-core machine). So here the index waits until the reader reaches for
+   * worker then indexes it on the same cores on which the Python engine is starting, and a sample
+   * runs later for it (bench/FINDINGS.md). So here the index waits until the reader reaches for
    * search: focuses its box (as its keyboard shortcuts do) or opens it. An address that asks for a
    * search's highlights (?h=) or a shared search (?q=) needs the index at once, and gets it.
    * Material's bundle, a deferred script, asks with an XMLHttpRequest while the page starts: only

@@ -369,7 +369,7 @@ export class Panel {
    * PENDING_GRACE_MS. A view that arrives sooner replaces the old one without the panel dimming
    * first: below about a tenth of a second a change reads as instant, a dim lasting a frame or two
    * is only a flicker, and restyling and repainting the panel for it held up the page's main thread
-   * just when the engine's answer arrived (a median of 2 to 3 ms of each answer's wait, measured).
+   * just when the engine's answer arrived (bench/FINDINGS.md).
    * @param {boolean} pending
    */
   #markPending(pending) {

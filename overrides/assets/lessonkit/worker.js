@@ -173,9 +173,8 @@ async function boot() {
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   runtime = /** @type {Runtime} */ (pyodide.pyimport("lessonkit.runtime"));
   // Everything imported so far lives as long as the worker: frozen, the collector stops walking it
-  // again and again while a reader's views are computed (a full walk of it costs milliseconds here).
-  // Not collected first: that walk itself took 17 ms, and what little garbage the start-up left is
-  // kept instead.
+  // again and again while a reader's views are computed. Not collected first: that walk costs the
+  // start-up more than the little garbage it would free (bench/FINDINGS.md), which is kept instead.
   pyodide.runPython("import gc; gc.freeze()");
   return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000, start };
 }
