@@ -19,8 +19,10 @@
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 // Requests sent while the worker boots wait inside the worker until it is ready.
 // The same protocol, as types both this file and worker.js are checked against: types/protocol.js.
+import { fill } from "./dom.js";
 import { LRUMap } from "./lru.js";
 import { paramsKey } from "./params.js";
+import { PAGE_WORDS as WORDS } from "./words.js";
 
 /** @typedef {import("./types/spec.js").Params} Params */
 /** @typedef {import("./types/spec.js").View} View */
@@ -50,7 +52,7 @@ const LIVE_VIEWS = 64;
 
 // Reasons are quoted inside the page's own sentences, which add their own full stop.
 /** @param {unknown} text */
-const clause = (text) => String(text || "unknown error").trim().replace(/[.\s]+$/, "");
+const clause = (text) => String(text || WORDS.unknown_error).trim().replace(/[.\s]+$/, "");
 
 /**
  * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
@@ -128,13 +130,13 @@ export class Engine {
     try {
       worker = adopted ? adopted.worker : new Worker(this.workerURL, { name: "lessonkit-engine" });
     } catch (error) {
-      this.#fail(`the worker could not be created (${error instanceof Error ? error.message : error})`);
+      this.#fail(fill(WORDS.engine_not_created, { reason: error instanceof Error ? error.message : String(error) }));
       return;
     }
     this.worker = worker;
     this.bootStarted = adopted ? adopted.started : performance.now();
     this.timer = setTimeout(
-      () => this.#fail(`it did not finish starting within ${Math.round(this.bootTimeout / 1000)} seconds`),
+      () => this.#fail(fill(WORDS.engine_too_slow, { seconds: Math.round(this.bootTimeout / 1000) })),
       this.bootTimeout,
     );
     /** @type {{message: (event: Event) => void, error: (event: Event) => void, messageerror: () => void}} */
@@ -144,10 +146,10 @@ export class Engine {
         event.preventDefault(); // reported in the page instead of as an uncaught error
         // A script that could not be loaded fires a plain Event, without an ErrorEvent's message.
         const { message } = /** @type {Partial<ErrorEvent>} */ (event);
-        if (worker === this.worker) this.#fail(message || "the worker script could not be loaded");
+        if (worker === this.worker) this.#fail(message || WORDS.engine_script_missing);
       },
       messageerror: () => {
-        if (worker === this.worker) this.#fail("the worker sent a message the page could not read");
+        if (worker === this.worker) this.#fail(WORDS.engine_unreadable_message);
       },
     };
     for (const [type, listener] of Object.entries(on)) worker.addEventListener(type, listener);
@@ -156,8 +158,11 @@ export class Engine {
     for (const event of adopted ? adopted.events : []) on[/** @type {keyof typeof on} */ (event.type)](event);
   }
 
-  /** A fresh worker: after a failure ("Retry starting the engine"), or to stop a runaway sample. */
-  restart(reason = "the engine was restarted") {
+  /**
+   * A fresh worker: after a failure ("Retry starting the engine"), or to stop a runaway sample.
+   * @param {string} [reason]  what the requests still waiting are told
+   */
+  restart(reason = WORDS.engine_restarted) {
     this.#stop(reason);
     this.start();
   }
@@ -303,7 +308,7 @@ export class Engine {
     if (this.state === "idle") this.start();
     const { worker } = this;
     if (this.state === "failed" || !worker) {
-      return Promise.reject(new Error(`the Python engine is not running: ${this.reason}`));
+      return Promise.reject(new Error(fill(WORDS.engine_not_running, { reason: String(this.reason) })));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -8,7 +8,8 @@
 // order. So running sample 3 first runs the earlier samples of its session that this worker has not
 // run yet, the way the build did; a sample without a session always starts from fresh globals.
 import { button } from "./controls.js";
-import { h, uniqueId } from "./dom.js";
+import { fill, h, uniqueId } from "./dom.js";
+import { PAGE_WORDS as WORDS } from "./words.js";
 
 // After this long a run gets a Stop button: an endless loop must not hold the page's engine forever.
 const STOP_AFTER_MS = 3000;
@@ -66,18 +67,16 @@ class Sample {
     this.editor = h(
       "div",
       { class: "lk-editor", id: `${editorId}-editor`, hidden: true },
-      h("label", { for: editorId, class: "lk-visually-hidden" }, `Code of sample ${number}`),
+      h("label", { for: editorId, class: "lk-visually-hidden" }, fill(WORDS.sample_code, { number })),
       this.textarea,
     );
 
-    this.edit = button(`Edit sample ${number}`, "lk-edit", () => this.#toggleEditor());
+    this.edit = button(fill(WORDS.sample_edit, { number }), "lk-edit", () => this.#toggleEditor());
     this.edit.setAttribute("aria-expanded", "false");
     this.edit.setAttribute("aria-controls", this.editor.id);
-    this.runButton = button(`Run sample ${number}`, "lk-run", () => this.run());
-    this.reset = button(`Reset sample ${number}`, "lk-reset", () => this.#reset());
-    this.stop = button(`Stop sample ${number}`, "lk-stop", () =>
-      engine.restart(`sample ${number} was stopped, so the Python engine restarted`),
-    );
+    this.runButton = button(fill(WORDS.sample_run, { number }), "lk-run", () => this.run());
+    this.reset = button(fill(WORDS.sample_reset, { number }), "lk-reset", () => this.#reset());
+    this.stop = button(fill(WORDS.sample_stop, { number }), "lk-stop", () => engine.restart(fill(WORDS.sample_stopped, { number })));
     this.stop.hidden = true;
     this.note = h("div", { class: "lk-sample-status", "aria-live": "polite" });
     this.tools = h("div", { class: "lk-tools lk-sample-tools" }, this.edit, this.runButton, this.reset, this.stop);
@@ -111,18 +110,19 @@ class Sample {
     if (this.running) return;
     this.running = true;
     this.wrapper.classList.add("lk-running");
-    this.#say(this.engine.state === "ready" ? `Running sample ${this.number}…` : "Waiting for the Python engine to start…");
+    const { number } = this;
+    this.#say(this.engine.state === "ready" ? fill(WORDS.sample_running, { number }) : WORDS.sample_waiting);
     const stopTimer = setTimeout(() => (this.stop.hidden = false), STOP_AFTER_MS);
     try {
       for (const earlier of this.#unrunEarlierInSession()) await earlier.#execute();
       const result = await this.#execute();
       this.#say(
         result.error
-          ? `Sample ${this.number} raised an error: ${lastLine(result.error)}`
-          : `Sample ${this.number} ran in your browser${result.output ? "." : "; it printed nothing."}`,
+          ? fill(WORDS.sample_raised, { number, error: lastLine(result.error) })
+          : fill(result.output ? WORDS.sample_ran : WORDS.sample_ran_silently, { number }),
       );
     } catch (error) {
-      this.#say(`Sample ${this.number} could not run: ${error instanceof Error ? error.message : error}.`, true);
+      this.#say(fill(WORDS.sample_failed, { number, reason: error instanceof Error ? error.message : String(error) }), true);
     } finally {
       clearTimeout(stopTimer);
       this.stop.hidden = true;
@@ -158,7 +158,7 @@ class Sample {
     /** @type {Array<string | Node>} */
     const pieces = [output];
     if (error) {
-      pieces.push(h("span", { class: "lk-traceback" }, h("strong", { class: "lk-error-label" }, "Error"), "\n", error));
+      pieces.push(h("span", { class: "lk-traceback" }, h("strong", { class: "lk-error-label" }, WORDS.sample_error_label), "\n", error));
     }
     target.replaceChildren(...pieces);
     result.classList.toggle("lk-result-error", Boolean(error));
@@ -185,7 +185,7 @@ class Sample {
     const saved = this.isEdited
       ? this.storage.writeJSON(this.key, { original: this.original, code: this.textarea.value })
       : this.storage.remove(this.key);
-    if (!saved.ok) this.#say(`Your edit could not be saved in this browser (${saved.problem}); it stays here until you leave the page.`, true);
+    if (!saved.ok) this.#say(fill(WORDS.sample_edit_not_saved, { problem: String(saved.problem) }), true);
     else if (this.noteIsProblem) this.#say("");
   }
 
@@ -193,7 +193,7 @@ class Sample {
     this.textarea.value = this.original;
     this.#edited();
     this.#showSource();
-    this.#say(`Sample ${this.number} is back to the lesson's code.`);
+    this.#say(fill(WORDS.sample_back, { number: this.number }));
   }
 
   #restoreEdit() {
@@ -203,7 +203,8 @@ class Sample {
     if (!value || value.original !== this.original || typeof value.code !== "string") return;
     this.textarea.value = value.code;
     this.#showSource();
-    this.#say(`Your edit of sample ${this.number} from an earlier visit is back; Reset sample ${this.number} restores the lesson's code.`);
+    const { number } = this;
+    this.#say(fill(WORDS.sample_edit_restored, { number, reset: fill(WORDS.sample_reset, { number }) }));
   }
 
   #syncReset() {
@@ -219,7 +220,7 @@ class Sample {
     /** @type {HTMLElement[]} */
     const children = text ? [h("p", { class: problem ? "lk-message" : "lk-note" }, text)] : [];
     if (problem && this.canRetry && this.engine.state === "failed") {
-      children.push(button("Retry starting the engine", "lk-retry", () => this.engine.restart()));
+      children.push(button(WORDS.retry, "lk-retry", () => this.engine.restart()));
     }
     this.note.replaceChildren(...children);
   }

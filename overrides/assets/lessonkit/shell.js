@@ -7,8 +7,9 @@ import { Engine } from "./engine.js";
 import { Panel } from "./panel.js";
 import { enhanceSamples } from "./samples.js";
 import { Storage } from "./storage.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { onEveryPage } from "./navigation.js";
+import { PAGE_WORDS as WORDS } from "./words.js";
 
 // One worker for the whole page (and, with instant navigation, for the whole visit).
 const engine = new Engine(new URL("worker.js", import.meta.url));
@@ -24,12 +25,15 @@ engine.subscribe(() => {
 function focusableScrollers(root) {
   // Each region's name is unique on the page, as landmarks' names must be: tables and cells are
   // numbered in reading order, a signature is named by the object it signs.
-  /** @type {Array<[string, (element: HTMLElement, index: number) => string]>} */
+  /** @type {Array<[string, (element: HTMLElement, number: number) => string]>} */
   const kinds = [
-    [".md-typeset__scrollwrap", (element, index) => `Table ${index}, scrolls sideways`],
-    [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", (element, index) => `Notebook cell ${index}, scrolls sideways`],
+    [".md-typeset__scrollwrap", (element, number) => fill(WORDS.scroll_table, { number })],
+    [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", (element, number) => fill(WORDS.scroll_cell, { number })],
     // A long signature in the API reference: Material makes no focus stop of these itself.
-    [".doc-signature pre > code", (element, index) => `Signature of ${element.closest(".doc-object")?.querySelector("[id]")?.id ?? index}, scrolls sideways`],
+    [
+      ".doc-signature pre > code",
+      (element, number) => fill(WORDS.scroll_signature, { name: element.closest(".doc-object")?.querySelector("[id]")?.id ?? number }),
+    ],
   ];
   for (const [selector, name] of kinds) {
     const all = [...document.querySelectorAll(selector)];
@@ -69,7 +73,8 @@ function enhance(root = document) {
     } catch (error) {
       // A broken spec must not take the page down: the static view stays, with the reason beside it.
       section.dataset.engine = "failed";
-      section.prepend(h("p", { class: "lk-message" }, `This experiment could not be started: ${error instanceof Error ? error.message : error}`));
+      const reason = error instanceof Error ? error.message : String(error);
+      section.prepend(h("p", { class: "lk-message" }, fill(WORDS.panel_not_started, { reason })));
     }
   }
   enhanceSamples(root, { engine, storage });

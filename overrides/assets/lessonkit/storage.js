@@ -2,6 +2,8 @@
 // The reader's notes and baselines live in localStorage, which can be disabled, full or hold a value
 // this page can't read. None of that may lose what the reader wrote, so every access goes through
 // here and every problem comes back as a sentence the page shows, never as a thrown error.
+import { fill } from "./dom.js";
+import { PAGE_WORDS as WORDS } from "./words.js";
 
 /**
  * Where the reader's words are kept: localStorage, or a test's own.
@@ -24,10 +26,10 @@ const describe = (thrown) => {
 /** @returns {{storage: Backend | null, problem: string | null}} */
 function openLocalStorage() {
   try {
-    if (typeof window === "undefined") return { storage: null, problem: "this page has no window" };
+    if (typeof window === "undefined") return { storage: null, problem: WORDS.storage_no_window };
     // Merely touching window.localStorage throws when storage is disabled for the site.
     const storage = window.localStorage;
-    return { storage, problem: storage ? null : "this browser offers no local storage" };
+    return { storage, problem: storage ? null : WORDS.storage_unavailable };
   } catch (error) {
     return { storage: null, problem: describe(error) };
   }
@@ -91,7 +93,7 @@ export class Storage {
       // Kept aside under the key being written from now on, so the next write copies it first.
       this.unreadable.set(key, text);
       this.setAside.set(found, text);
-      return { value: null, key: found, unreadable: text, problem: `it is not valid JSON (${error instanceof Error ? error.message : error})` };
+      return { value: null, key: found, unreadable: text, problem: fill(WORDS.storage_not_json, { reason: error instanceof Error ? error.message : String(error) }) };
     }
     const wrong = check(value);
     if (wrong) {

@@ -1,0 +1,60 @@
+// @ts-check
+// The page's own words: what the shell says about things no panel owns. A panel's words come from
+// its spec (`Words` and `Playback` in lessonkit.panel), so each lesson words its experiment; these
+// belong to the site, whatever lessons it holds: the runnable samples, the regions that scroll
+// sideways, a panel the shell could not start, the Python engine the page shares, and the
+// browser's storage. To reword the course, change them here; every module of the shell takes its
+// words from here or from the spec, and tests/js/words.test.mjs fails on a sentence written anywhere else.
+//
+// `{placeholders}` are filled by dom.js `fill()`. A `{reason}` or `{problem}` is quoted as it came:
+// the browser's error, the worker's account of starting Pyodide, or Python's own refusal.
+
+export const PAGE_WORDS = Object.freeze({
+  // Each runnable sample, numbered in reading order: {number}.
+  sample_edit: "Edit sample {number}",
+  sample_run: "Run sample {number}",
+  sample_reset: "Reset sample {number}",
+  sample_stop: "Stop sample {number}",
+  sample_code: "Code of sample {number}",
+  sample_running: "Running sample {number}…",
+  sample_waiting: "Waiting for the Python engine to start…",
+  sample_ran: "Sample {number} ran in your browser.",
+  sample_ran_silently: "Sample {number} ran in your browser; it printed nothing.",
+  // {error}: the last line of Python's traceback.
+  sample_raised: "Sample {number} raised an error: {error}",
+  sample_error_label: "Error",
+  sample_failed: "Sample {number} could not run: {reason}.",
+  sample_stopped: "sample {number} was stopped, so the Python engine restarted",
+  sample_back: "Sample {number} is back to the lesson's code.",
+  // {reset}: the Reset button's name (sample_reset).
+  sample_edit_restored: "Your edit of sample {number} from an earlier visit is back; {reset} restores the lesson's code.",
+  sample_edit_not_saved: "Your edit could not be saved in this browser ({problem}); it stays here until you leave the page.",
+  // Shown beside a sample on a page without a panel (a panel shows its own Retry).
+  retry: "Retry starting the engine",
+
+  // A table, a notebook cell or a signature wider than the page becomes a named region a keyboard
+  // can scroll: tables and cells numbered in reading order ({number}), a signature by the object it signs ({name}).
+  scroll_table: "Table {number}, scrolls sideways",
+  scroll_cell: "Notebook cell {number}, scrolls sideways",
+  scroll_signature: "Signature of {name}, scrolls sideways",
+
+  // A panel whose spec the shell could not use: its starting state stays, with this beside it.
+  panel_not_started: "This experiment could not be started: {reason}",
+  spec_without_playback: "the spec of {lesson} has a timeline but no playback",
+  spec_unknown_control: 'the spec has a control of unknown kind "{kind}" ({name})',
+
+  // Why the page's Python engine stopped or never started, quoted into a panel's `engine_failed`
+  // and a sample's sample_failed.
+  engine_not_created: "the worker could not be created ({reason})",
+  engine_too_slow: "it did not finish starting within {seconds} seconds",
+  engine_script_missing: "the worker script could not be loaded",
+  engine_unreadable_message: "the worker sent a message the page could not read",
+  engine_restarted: "the engine was restarted",
+  engine_not_running: "the Python engine is not running: {reason}",
+  unknown_error: "unknown error",
+
+  // Why the browser's storage refused, quoted into the messages about notes, baselines and edits.
+  storage_no_window: "this page has no window",
+  storage_unavailable: "this browser offers no local storage",
+  storage_not_json: "it is not valid JSON ({reason})",
+});
