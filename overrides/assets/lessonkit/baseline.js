@@ -4,7 +4,7 @@
 // the browser's storage; its settings go with every view request, so a view can draw the
 // baseline's run beside the current one.
 import { button, formatNumber } from "./controls.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { checkParams, parameterControls } from "./params.js";
 
 /** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
@@ -22,10 +22,7 @@ import { checkParams, parameterControls } from "./params.js";
  */
 
 /** @param {unknown} value */
-function checkRecord(value) {
-  const ok = value && typeof value === "object" && typeof (/** @type {{text?: unknown}} */ (value).text) === "string";
-  return ok ? null : "it is JSON but not a baseline record (no text)";
-}
+const isRecord = (value) => Boolean(value && typeof value === "object" && typeof (/** @type {{text?: unknown}} */ (value).text) === "string");
 
 export class Baseline {
   /**
@@ -74,21 +71,22 @@ export class Baseline {
   }
 
   #load() {
-    const { value, unreadable, problem, key } = this.storage.readJSON(this.key, checkRecord, this.formerKeys);
-    this.record = /** @type {BaselineRecord | null} */ (value); // checkRecord let it through
+    const { words } = this;
+    const check = (/** @type {unknown} */ value) => (isRecord(value) ? null : words.baseline_not_a_record);
+    const { value, unreadable, problem, key } = this.storage.readJSON(this.key, check, this.formerKeys);
+    this.record = /** @type {BaselineRecord | null} */ (value); // the check let it through
     this.unreadable = unreadable !== undefined;
     if (this.unreadable) {
+      const setAside = `${this.key}:corrupt:…`; // where storage.js copies it before any change
       this.messages.set(
         "baseline",
-        `The saved baseline for this lesson could not be read: ${problem}. Its text is kept as it was ` +
-          `(key "${key}"), and ${this.words.export_notes} includes it; capturing or clearing a baseline ` +
-          `first copies it to a "${this.key}:corrupt:…" key.`,
+        fill(words.baseline_unreadable, { problem: String(problem), key, export_notes: words.export_notes, set_aside: setAside }),
       );
     } else if (problem) {
-      this.messages.set("baseline", `Baselines can't be read in this browser: ${problem}.`);
+      this.messages.set("baseline", fill(words.baselines_unavailable, { problem }));
     } else if (this.record && this.record.params && !this.params()) {
       const { problems = [] } = checkParams(this.spec, this.record.params);
-      this.messages.set("baseline", `The saved baseline's settings no longer fit this experiment (${problems[0]}); its text is kept but its run is not drawn.`);
+      this.messages.set("baseline", fill(words.baseline_misfit, { problem: String(problems[0]) }));
     }
     this.#render();
   }
@@ -119,16 +117,15 @@ export class Baseline {
    * @param {"saved" | "cleared"} done
    */
   #report(result, done) {
+    const { words } = this;
     if (result.ok) this.unreadable = false;
     if (!result.ok) {
-      const action = done === "saved" ? "saved" : "removed";
-      this.messages.set(
-        "baseline",
-        `The baseline could not be ${action} in this browser: ${result.problem}.` +
-          (result.keptAs ? ` The unreadable one was kept under "${result.keptAs}".` : ""),
-      );
+      const failed = fill(done === "saved" ? words.baseline_not_saved : words.baseline_not_removed, { problem: String(result.problem) });
+      const setAside = result.keptAs ? fill(words.baseline_set_aside, { key: result.keptAs }) : "";
+      this.messages.set("baseline", setAside ? `${failed} ${setAside}` : failed);
     } else if (result.keptAs) {
-      this.messages.set("baseline", `The unreadable baseline was kept under "${result.keptAs}" before it was ${done}.`);
+      const then = done === "saved" ? words.baseline_set_aside_then_saved : words.baseline_set_aside_then_cleared;
+      this.messages.set("baseline", fill(then, { key: result.keptAs }));
     } else {
       this.messages.set("baseline", null);
     }
@@ -136,20 +133,22 @@ export class Baseline {
 
   /**
    * The baseline's settings in the lesson's words: "Context budget 24, Policy Evict oldest, at 30 s".
+   * A moment is said in the unit the timeline's clock shows (s, requests).
    * @param {Record<string, unknown>} params
    */
   #describe(params) {
+    const { words } = this;
     const parts = [];
     for (const control of parameterControls(this.spec)) {
       if (!(control.name in params)) continue;
       const value = params[control.name];
       if (control.kind === "time") {
-        if (typeof value === "number") parts.push(`at ${formatNumber(value)} s`);
+        if (typeof value === "number") parts.push(fill(words.baseline_at, { time: formatNumber(value), unit: control.clock_unit }));
       } else if (control.kind === "choice") {
         const option = control.options.find((each) => each.value === value);
         parts.push(`${control.label} ${option ? option.label : value}`);
       } else if (control.kind === "toggle") {
-        parts.push(`${control.label} ${value ? "on" : "off"}`);
+        parts.push(`${control.label} ${value ? words.setting_on : words.setting_off}`);
       } else {
         parts.push(`${control.label} ${value}${control.unit ? ` ${control.unit}` : ""}`);
       }

@@ -49,14 +49,39 @@ class View:
 
 @dataclass(frozen=True)
 class Words:
-    """Every word the shell shows around a panel. A lesson overrides what it words differently;
-    `{reason}` and `{name}` are filled in by the shell."""
+    """Every word the shell shows around a panel, with the playback's in `Playback`. A lesson
+    overrides what it words differently. The shell fills each `{placeholder}` a field's comment
+    names; a `{reason}` or `{problem}` is quoted as it came (the browser's error, Python's refusal).
+    Words about the page rather than a panel (its runnable samples, say) are the site's, in the
+    shell's overrides/assets/lessonkit/words.js."""
 
     capture: str = "Capture baseline"
     replace: str = "Replace baseline"
     clear: str = "Clear baseline"
     baseline: str = "Baseline:"
     no_baseline: str = "none captured yet"
+    # The captured baseline's settings, after its text: "(Context budget 24, Compress on, at 30 s)".
+    # {time} and {unit}: the moment on the timeline, in the unit its clock shows.
+    baseline_at: str = "at {time} {unit}"
+    setting_on: str = "on"
+    setting_off: str = "off"
+    # A saved baseline that cannot be used. {key}: where it is kept; {set_aside}: where capturing or
+    # clearing first copies it; {export_notes}: the notes' export button, which includes it.
+    baseline_unreadable: str = (
+        'The saved baseline for this lesson could not be read: {problem}. Its text is kept as it was (key "{key}"), '
+        'and {export_notes} includes it; capturing or clearing a baseline first copies it to a "{set_aside}" key.'
+    )
+    baseline_not_a_record: str = "it is JSON but not a baseline record (no text)"
+    baselines_unavailable: str = "Baselines can't be read in this browser: {problem}."
+    baseline_misfit: str = (
+        "The saved baseline's settings no longer fit this experiment ({problem}); its text is kept but its run is not drawn."
+    )
+    baseline_not_saved: str = "The baseline could not be saved in this browser: {problem}."
+    baseline_not_removed: str = "The baseline could not be removed in this browser: {problem}."
+    # Said after baseline_not_saved or baseline_not_removed when an unreadable one was copied aside first ({key}).
+    baseline_set_aside: str = 'The unreadable one was kept under "{key}".'
+    baseline_set_aside_then_saved: str = 'The unreadable baseline was kept under "{key}" before it was saved.'
+    baseline_set_aside_then_cleared: str = 'The unreadable baseline was kept under "{key}" before it was cleared.'
     now: str = "Now:"
     export: str = "Export results JSON"
     export_file: str = "results.json"

@@ -115,13 +115,26 @@
  */
 
 /**
- * Every word the shell shows around a panel (`Words`); `{name}` placeholders are filled by the shell.
+ * Every word the shell shows around a panel (`Words`); its `{placeholders}` are filled by the shell
+ * (dom.js `fill`), as the Python class's comments say. The page's own words are in words.js.
  * @typedef {object} Words
  * @property {string} capture
  * @property {string} replace
  * @property {string} clear
  * @property {string} baseline
  * @property {string} no_baseline
+ * @property {string} baseline_at
+ * @property {string} setting_on
+ * @property {string} setting_off
+ * @property {string} baseline_unreadable
+ * @property {string} baseline_not_a_record
+ * @property {string} baselines_unavailable
+ * @property {string} baseline_misfit
+ * @property {string} baseline_not_saved
+ * @property {string} baseline_not_removed
+ * @property {string} baseline_set_aside
+ * @property {string} baseline_set_aside_then_saved
+ * @property {string} baseline_set_aside_then_cleared
  * @property {string} now
  * @property {string} export
  * @property {string} export_file
