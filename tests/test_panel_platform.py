@@ -1,12 +1,15 @@
 """The panel platform: the HTML builder escapes by construction, controls check what readers send,
 a Panel is the one validation point, and shared components render what they promise."""
 
+import html
 import json
+import re
+from dataclasses import asdict
 
 import pytest
 
 from lessonkit.checks import Refused
-from lessonkit.panel import Choice, Mark, Number, Option, Panel, Playback, Range, Text, Timeline, Toggle, View, render
+from lessonkit.panel import Choice, Mark, Number, Option, Panel, Playback, Range, Text, Timeline, Toggle, View, Words, render
 from lessonkit.panel.chart import Bar, Marker, Rule, Series, bar_chart, line_chart, nice_ceiling
 from lessonkit.panel.components import Column, findings, meter, record_table
 from lessonkit.panel.html import Markup, h, join
@@ -119,6 +122,16 @@ def test_the_spec_carries_every_control_with_its_kind_and_every_word_the_shell_s
     assert spec["controls"][0]["enables"] == ["overlap"]
     assert spec["timeline"]["marks"] == [{"at": 5, "name": "Halfway", "tick": ""}]
     assert spec["words"]["copy_link"] == "Copy link to this experiment"
+
+
+def test_a_panel_worded_differently_hands_the_page_its_own_words_and_the_build_names_its_region_with_them():
+    # The shell shows only the words in the page's spec (tests/js/words.test.mjs holds it to that),
+    # so a lesson's wording reaches the reader exactly when it reaches the spec the build writes.
+    words = Words(region="Lab: {title}", capture="Pin this run", notes_file="{lesson}-journal.json", setting_on="yes")
+    page = render(demo_panel(words=words))
+    spec = json.loads(html.unescape(re.search(r'data-spec="([^"]*)"', page)[1]))
+    assert spec["words"] == asdict(words)
+    assert 'aria-label="Lab: Demo"' in page
 
 
 def test_the_static_panel_reads_without_javascript_and_carries_its_refusal_region():

@@ -3,8 +3,9 @@
 // native element with a real <label>, so its accessible name is the lesson's own wording and
 // screen readers and the browser tests find it by that name. KINDS is the one place the shell
 // dispatches on a control's kind; text fields belong to the reader and live with the notes.
-import { h, uniqueId } from "./dom.js";
+import { fill, h, uniqueId } from "./dom.js";
 import { allowed, checkValue } from "./params.js";
+import { PAGE_WORDS } from "./words.js";
 
 /** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
 /** @typedef {import("./types/spec.js").Params} Params */
@@ -13,6 +14,7 @@ import { allowed, checkValue } from "./params.js";
 /** @typedef {import("./types/spec.js").ToggleControl} ToggleControl */
 /** @typedef {import("./types/spec.js").QuantityControl} QuantityControl */
 /** @typedef {import("./types/spec.js").ParameterControl} ParameterControl */
+/** @typedef {import("./types/spec.js").Words} Words */
 
 /**
  * One control in the page: its field (label and element), its input, and its value as the engine takes it.
@@ -61,12 +63,12 @@ export function labelled(labelText, control, className, ...after) {
 const withUnit = (control, value) => `${formatNumber(value)}${control.unit ? ` ${control.unit}` : ""}`;
 
 /**
- * Each kind: build(control, changed) -> {element, input, read(), write(value)}.
+ * Each kind: build(control, changed, words) -> {element, input, read(), write(value)}.
  * @type {{
- *   choice: (control: ChoiceControl, changed: () => void) => Field,
- *   toggle: (control: ToggleControl, changed: () => void) => Field,
- *   number: (control: QuantityControl, changed: () => void) => Field,
- *   range: (control: QuantityControl, changed: () => void) => Field,
+ *   choice: (control: ChoiceControl, changed: () => void, words: Words) => Field,
+ *   toggle: (control: ToggleControl, changed: () => void, words: Words) => Field,
+ *   number: (control: QuantityControl, changed: () => void, words: Words) => Field,
+ *   range: (control: QuantityControl, changed: () => void, words: Words) => Field,
  * }}
  */
 const KINDS = {
@@ -96,7 +98,7 @@ const KINDS = {
 
   // A typed value is applied as soon as it is valid; one out of range is refused visibly, named
   // with what is allowed, and the experiment keeps the last valid value until it is corrected.
-  number(control, changed) {
+  number(control, changed, words) {
     let current = control.default;
     const problemId = uniqueId("lk-problem");
     const input = h("input", {
@@ -122,7 +124,7 @@ const KINDS = {
       const typed = input.value.trim() === "" ? null : input.valueAsNumber;
       const checked = checkValue(control, typed === null || Number.isNaN(typed) ? input.value : typed);
       if (checked.problem !== undefined) {
-        if (report) refuse(`${control.label} must be ${allowed(control)}; the experiment keeps ${withUnit(control, current)}.`);
+        if (report) refuse(fill(words.number_refused, { label: control.label, allowed: allowed(control), kept: withUnit(control, current) }));
         return;
       }
       refuse(null);
@@ -180,10 +182,10 @@ export class Settings {
     for (const control of spec.controls) {
       if (control.kind === "text") continue;
       // The spec pairs each control with its kind, which may be one this shell does not know.
-      const builders = /** @type {Record<string, ((control: ParameterControl, changed: () => void) => Field) | undefined>} */ (KINDS);
+      const builders = /** @type {Record<string, ((control: ParameterControl, changed: () => void, words: Words) => Field) | undefined>} */ (KINDS);
       const build = builders[control.kind];
-      if (!build) throw new Error(`the spec has a control of unknown kind "${control.kind}" (${control.name})`);
-      this.fields.set(control.name, { control, ...build(control, () => this.#changed(changed)) });
+      if (!build) throw new Error(fill(PAGE_WORDS.spec_unknown_control, { kind: control.kind, name: control.name }));
+      this.fields.set(control.name, { control, ...build(control, () => this.#changed(changed), spec.words) });
     }
     this.element = h("div", { class: "lk-choices" }, [...this.fields.values()].map((field) => field.element));
     this.write(spec.defaults);

@@ -3,10 +3,11 @@
 // prediction written before running, say). Saved on every keystroke, restored on the next visit,
 // and always exportable as a file, which is the way out when the browser refuses to store them.
 import { button } from "./controls.js";
-import { downloadJSON, h, uniqueId } from "./dom.js";
+import { downloadJSON, fill, h, uniqueId } from "./dom.js";
 
 /** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
 /** @typedef {import("./types/spec.js").TextControl} TextControl */
+/** @typedef {import("./types/spec.js").Words} Words */
 /** @typedef {import("./storage.js").Storage} Storage */
 
 class KeptText {
@@ -20,12 +21,14 @@ class KeptText {
    * @param {Storage} options.storage
    * @param {(text: string | null) => void} options.report
    * @param {string} options.className
+   * @param {Words} options.words
    */
-  constructor({ key, formerKeys = [], label, hint, storage, report, className }) {
+  constructor({ key, formerKeys = [], label, hint, storage, report, className, words }) {
     this.key = key;
     this.storage = storage;
     this.report = report;
     this.label = label;
+    this.words = words;
     const id = uniqueId(className);
     const hintId = hint ? `${id}-hint` : null;
     this.textarea = h("textarea", { id, rows: 3, class: `lk-text ${className}`, "aria-describedby": hintId });
@@ -38,9 +41,9 @@ class KeptText {
       this.textarea,
     );
     // "Your notes …", "Your prediction …": the reader's own words, named as the panel names them.
-    this.yours = `Your ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+    this.named = { label, field: `${label.charAt(0).toLowerCase()}${label.slice(1)}`, export_notes: words.export_notes };
     const { text, problem } = storage.readText(key, formerKeys);
-    if (problem) report(`${this.yours} can't be kept in this browser: ${problem}. Use Export notes to keep them.`);
+    if (problem) report(fill(words.text_unreadable, { ...this.named, problem }));
     else if (text !== null && this.textarea.value === "") this.textarea.value = text;
   }
 
@@ -51,7 +54,7 @@ class KeptText {
   #save() {
     const { ok, problem } = this.storage.write(this.key, this.textarea.value);
     // The textarea keeps the text either way; only the message changes.
-    this.report(ok ? null : `${this.yours} could not be saved in this browser: ${problem}. Use Export notes to keep them.`);
+    this.report(ok ? null : fill(this.words.text_not_saved, { ...this.named, problem: String(problem) }));
   }
 }
 
@@ -64,6 +67,7 @@ export class Notes {
    */
   constructor({ spec, storage, messages }) {
     this.lesson = spec.lesson;
+    this.words = spec.words;
     this.storage = storage;
     const former = spec.former_ids || [];
     this.prefixes = [spec.lesson, ...former].map((id) => `lessonkit:${id}:`);
@@ -81,6 +85,7 @@ export class Notes {
         hint,
         storage,
         className,
+        words: spec.words,
         report: (text) => messages.set(name, text),
       });
     this.fields = spec.controls
@@ -99,7 +104,7 @@ export class Notes {
   export() {
     const unreadable = {};
     for (const prefix of this.prefixes) Object.assign(unreadable, this.storage.unreadableTexts(prefix));
-    downloadJSON(`${this.lesson}-notes.json`, {
+    downloadJSON(fill(this.words.notes_file, { lesson: this.lesson }), {
       lesson: this.lesson,
       notes: this.notes.value,
       fields: Object.fromEntries(this.fields.map(({ control, kept }) => [control.name, { label: control.label, text: kept.value }])),

@@ -11,6 +11,7 @@ import { Notes } from "./notes.js";
 import { decodeState, encodeState, isState, paramsKey } from "./params.js";
 import { Clock, latestMark } from "./playback.js";
 import { TimelineControls } from "./timeline.js";
+import { PAGE_WORDS } from "./words.js";
 
 /** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
 /** @typedef {import("./types/spec.js").Params} Params */
@@ -118,7 +119,7 @@ export class Panel {
     this.clock = undefined;
     if (timeline) {
       // Python's Panel refuses a timeline without the wording of its playback.
-      if (!playback) throw new Error(`the spec of ${this.lesson} has a timeline but no playback`);
+      if (!playback) throw new Error(fill(PAGE_WORDS.spec_without_playback, { lesson: this.lesson }));
       const clock = new Clock({
         end: timeline.end,
         marks: timeline.marks.map((mark) => mark.at),
@@ -356,7 +357,7 @@ export class Panel {
     const { engine, words } = this;
     const { params } = this.current;
     const source = engine.source(this.lesson, params, this.current.baseline ?? null);
-    const running = engine.info ? `Pyodide ${engine.info.pyodide}${engine.info.start ? `, ${engine.info.start}` : ""}` : "Pyodide";
+    const running = engine.info ? fill(words.engine_named, { version: engine.info.pyodide, start: engine.info.start }) : words.engine_unnamed;
     let text;
     if (source === "build") text = engine.state === "ready" ? fill(words.answered_by_build_ready, { engine: running }) : words.answered_by_build;
     else text = fill(words.answered_live, { engine: running });
@@ -420,18 +421,19 @@ export class Panel {
 
   async #export() {
     const { key, params, baseline } = this.wanted;
-    const file = this.words.export_file;
+    const { words } = this;
+    const file = words.export_file;
     if (key === this.current.key && this.current.view.export !== undefined) {
       downloadJSON(file, this.current.view.export);
       return;
     }
     // A live view comes without its export: Python computes it now, in a few milliseconds once it runs.
-    if (this.engine.state !== "ready") this.messages.set("export", `${file} downloads as soon as the Python engine has computed these settings.`, "note");
+    if (this.engine.state !== "ready") this.messages.set("export", fill(words.export_waiting, { file }), "note");
     try {
       downloadJSON(file, await this.engine.exportOf(this.lesson, params, baseline));
       this.messages.set("export", null);
     } catch (error) {
-      this.messages.set("export", `${file} could not be exported: ${error instanceof Error ? error.message : error}`);
+      this.messages.set("export", fill(words.export_failed, { file, reason: error instanceof Error ? error.message : String(error) }));
     }
   }
 }

@@ -28,7 +28,7 @@ def render(panel: Panel, params: Params | None = None) -> Markup:
             "data-spec": json.dumps(panel.spec(), separators=(",", ":"), ensure_ascii=False),
             # Without its export, as every view the page is given: Export asks Python for it.
             "data-initial-view": json.dumps(view.to_json(export=False), separators=(",", ":"), ensure_ascii=False),
-            "aria-label": f"Experiment: {panel.title}",
+            "aria-label": panel.words.region.replace("{title}", panel.title),
         },
         h("div", {"class": "lk-controls"}, h("p", {"class": "lk-static-note"}, panel.words.static_note)),
         h("div", {"class": "lk-engine", "aria-live": "polite"}),

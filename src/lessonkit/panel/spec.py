@@ -55,6 +55,8 @@ class Words:
     Words about the page rather than a panel (its runnable samples, say) are the site's, in the
     shell's overrides/assets/lessonkit/words.js."""
 
+    # The panel's name as a region of the page, which screen readers list: {title} is the panel's.
+    region: str = "Experiment: {title}"
     capture: str = "Capture baseline"
     replace: str = "Replace baseline"
     clear: str = "Clear baseline"
@@ -85,8 +87,19 @@ class Words:
     now: str = "Now:"
     export: str = "Export results JSON"
     export_file: str = "results.json"
+    # {file}: export_file.
+    export_waiting: str = "{file} downloads as soon as the Python engine has computed these settings."
+    export_failed: str = "{file} could not be exported: {reason}"
     notes: str = "Notes"
     export_notes: str = "Export notes"
+    # {lesson}: the lesson's id.
+    notes_file: str = "{lesson}-notes.json"
+    # The notes or a `Text` field the browser will not keep: {label} is the field's label, {field}
+    # the same with its first letter in lower case ("Your notes").
+    text_unreadable: str = "Your {field} can't be kept in this browser: {problem}. Use {export_notes} to keep them."
+    text_not_saved: str = "Your {field} could not be saved in this browser: {problem}. Use {export_notes} to keep them."
+    # Under a `Number` field given a value out of range: its {label}, what is {allowed}, and the value {kept}.
+    number_refused: str = "{label} must be {allowed}; the experiment keeps {kept}."
     expand: str = "Expand experiment"
     exit_expanded: str = "Exit full screen"
     copy_link: str = "Copy link to this experiment"
@@ -108,6 +121,10 @@ class Words:
         "Answered from the views the build computed with this lesson's engine; the same engine runs in your browser ({engine})."
     )
     answered_live: str = "Answered by this lesson's Python engine, running in your browser ({engine})."
+    # The {engine} above: before it has said which it is, then its {version} and how it started
+    # ({start}: the worker's own account, such as "restored from the build's snapshot").
+    engine_unnamed: str = "Pyodide"
+    engine_named: str = "Pyodide {version}, {start}"
     # Shown by the one classic script (unstarted.js) when the shell's modules never ran.
     shell_missing: str = (
         "This experiment's script could not be loaded, so its controls cannot start. What is shown is its starting "

@@ -118,6 +118,7 @@
  * Every word the shell shows around a panel (`Words`); its `{placeholders}` are filled by the shell
  * (dom.js `fill`), as the Python class's comments say. The page's own words are in words.js.
  * @typedef {object} Words
+ * @property {string} region
  * @property {string} capture
  * @property {string} replace
  * @property {string} clear
@@ -138,8 +139,14 @@
  * @property {string} now
  * @property {string} export
  * @property {string} export_file
+ * @property {string} export_waiting
+ * @property {string} export_failed
  * @property {string} notes
  * @property {string} export_notes
+ * @property {string} notes_file
+ * @property {string} text_unreadable
+ * @property {string} text_not_saved
+ * @property {string} number_refused
  * @property {string} expand
  * @property {string} exit_expanded
  * @property {string} copy_link
@@ -154,6 +161,8 @@
  * @property {string} answered_by_build
  * @property {string} answered_by_build_ready
  * @property {string} answered_live
+ * @property {string} engine_unnamed
+ * @property {string} engine_named
  * @property {string} shell_missing
  * @property {string} shell_missing_file
  * @property {string} static_note
