@@ -56,8 +56,9 @@ typecheck: $(NODE_READY)
 	node_modules/.bin/tsc -p tsconfig.worker.json
 
 # The browser shell's pure modules (clock, parameters and links, storage) and the engine client (its
-# view cache, boot, waiting requests, failures and restart) with a fake Worker, under node's own runner.
-test-js:
+# view cache, boot, waiting requests, failures and restart) with a fake Worker, under node's own runner;
+# and the shell's words, read with the pinned TypeScript's parser, so it needs the node modules.
+test-js: $(NODE_READY)
 	node --test tests/js/
 
 # Everything but the browser: quick feedback while writing a lesson.

@@ -4,9 +4,6 @@
 // viewport instead, with Escape to leave it, so the button always does what it says.
 import { button } from "./controls.js";
 
-
-
-
 export class Expander {
   /**
    * `signal` ends the button's life with its panel's; a panel still filling the viewport then lets the page go.
@@ -40,8 +37,9 @@ export class Expander {
   async toggle() {
     if (this.fallback) return this.#setFallback(false);
     if (document.fullscreenElement === this.section) return document.exitFullscreen();
+    // No Fullscreen API at all, or one that refuses: the panel fills the viewport instead.
+    if (!this.section.requestFullscreen) return this.#setFallback(true);
     try {
-      if (!this.section.requestFullscreen) throw new Error("no Fullscreen API");
       await this.section.requestFullscreen();
     } catch {
       this.#setFallback(true);
