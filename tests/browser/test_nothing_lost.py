@@ -165,16 +165,18 @@ def test_markup_in_notes_fields_and_a_stored_baseline_stays_inert_text(reader, p
     assert panel_page.page.evaluate("() => window.lkRan") is None
 
 
-def test_a_saved_baseline_whose_settings_no_longer_fit_keeps_its_text_and_names_the_setting(reader, panel_on_page):
+def test_a_saved_baseline_whose_settings_no_longer_fit_keeps_its_text_and_names_every_setting(reader, panel_on_page):
     spec, path = panel_on_page
-    first = next(control for control in spec.controls if not isinstance(control, Text))
-    stale = {**spec.defaults(), first.name: "not-a-setting"}
+    first, second = [control for control in spec.controls if not isinstance(control, Text)][:2]
+    stale = {**spec.defaults(), first.name: "not-a-setting", second.name: "not-a-setting"}
     stored = {key(spec, "baseline"): json.dumps({"lesson": spec.lesson, "text": "An older run.", "params": stale})}
     panel_page = reader.visit(spec.lesson, path, stored=stored)
 
+    # Both settings are named, in the panel's order: a reader fixing only the first would be told again.
     expect(panel_page.panel).to_contain_text(
         f"The saved baseline's settings no longer fit this experiment (parameter '{first.name}' is \"not-a-setting\"; "
-        f"allowed: {first.allowed()}); its text is kept but its run is not drawn."
+        f"allowed: {first.allowed()}; parameter '{second.name}' is \"not-a-setting\"; allowed: {second.allowed()}); "
+        "its text is kept but its run is not drawn."
     )
     expect(panel_page.panel).to_contain_text("An older run.")
     panel_page.expect_view(spec.view(spec.defaults()))

@@ -64,3 +64,31 @@ test("saved settings are checked whole: a missing or wrongly typed value is name
 test("a range value off by float noise snaps to its grid", () => {
   assert.equal(decodeState(SPEC, "weight=0.30000000000000004").params.weight, 0.3);
 });
+
+test("a link is percent-decoded once: an escaped percent stays one, and a lone percent is refused as written", () => {
+  // Decoded twice, "%2526" would become "&" and a lone "%" would throw before any refusal was said.
+  assert.deepEqual(decodeState(SPEC, "policy=%2526").problems, ["parameter 'policy' is \"%26\"; allowed: \"evict\", \"summarize\""]);
+  assert.deepEqual(decodeState(SPEC, "age=50%").problems, ["parameter 'age' is \"50%\"; allowed: 0 to 720 hours, whole numbers"]);
+  assert.deepEqual(decodeState(SPEC, "policy=summarize&age=%31%30").params, { ...SPEC.defaults, policy: "summarize", age: 10 });
+});
+
+test("only a decimal in a link reads as a number: hexadecimal, binary and padded text are refused as written", () => {
+  for (const text of ["0x10", "0b11", "0o7", " 36", "1_000", ""]) {
+    assert.deepEqual(decodeState(SPEC, `age=${encodeURIComponent(text)}`).problems, [
+      `parameter 'age' is ${JSON.stringify(text)}; allowed: 0 to 720 hours, whole numbers`,
+    ]);
+  }
+  for (const [text, value] of [["36", 36], ["36.0", 36], ["-0", 0], ["1e2", 100], [".5e1", 5]]) {
+    assert.equal(decodeState(SPEC, `age=${text}`).params?.age, value, text);
+  }
+});
+
+test("a name a link gives twice is refused with its values, not settled by whichever came last", () => {
+  assert.deepEqual(decodeState(SPEC, "age=24&policy=evict&age=36").problems, [
+    "parameter 'age' is given 2 times (\"24\", \"36\"); allowed: once",
+  ]);
+  const repeated = Array.from({ length: 5000 }, (_, n) => `age=${n}`).join("&");
+  assert.deepEqual(decodeState(SPEC, repeated).problems, [
+    "parameter 'age' is given 5000 times (\"0\", \"1\", \"2\", and 4997 more); allowed: once",
+  ]);
+});

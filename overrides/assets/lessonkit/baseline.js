@@ -86,7 +86,7 @@ export class Baseline {
       this.messages.set("baseline", fill(words.baselines_unavailable, { problem }));
     } else if (this.record && this.record.params && !this.params()) {
       const { problems = [] } = checkParams(this.spec, this.record.params);
-      this.messages.set("baseline", fill(words.baseline_misfit, { problem: String(problems[0]) }));
+      this.messages.set("baseline", fill(words.baseline_misfit, { problem: problems.join("; ") }));
     }
     this.#render();
   }

@@ -222,7 +222,7 @@ export class Panel {
 
   /** Settings from the page's link (#budget=36&policy=evict&time=60), or a visible refusal and the defaults. */
   #applyLink() {
-    const fragment = decodeURIComponent(location.hash.slice(1));
+    const fragment = location.hash.slice(1); // percent-decoded once, by decodeState
     if (!isState(fragment)) return;
     const decoded = decodeState(this.spec, fragment);
     if (decoded.problems) {

@@ -183,10 +183,13 @@ function fromText(control, text) {
     return option ? option.value : text;
   }
   if (control.kind === "toggle") return text === "true" ? true : text === "false" ? false : text;
-  // Infinity is not a setting either: kept as the text it was, it is refused as the link wrote it.
-  const number = text.trim() === "" ? NaN : Number(text);
-  return Number.isFinite(number) ? number : text;
+  // Only a decimal reads as a number, as encodeState writes it: JavaScript's Number() would also
+  // take "0x10", "0b11" or " 36 ", which no link of ours holds and the reader never typed as such.
+  // Kept as the text it was, anything else (Infinity too) is refused as the link wrote it.
+  return DECIMAL.test(text) ? Number(text) : text;
 }
+
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * The settings as a link's fragment: "budget=36&policy=evict&time=60".
@@ -210,9 +213,12 @@ export function isState(fragment) {
 }
 
 /**
- * A link's fragment back into settings. Every parameter missing from the link takes its default;
- * `{params}` when everything in it can be used, otherwise `{problems}` naming each parameter, each
- * problem once however often the link repeats it.
+ * A link's fragment, as the address holds it, back into settings. Every parameter missing from the
+ * link takes its default; `{params}` when everything in it can be used, otherwise `{problems}`
+ * naming each parameter, each problem once however often the link repeats it.
+ *
+ * The fragment is percent-decoded here, once, by URLSearchParams: decoded twice, "%2526" would
+ * read as "&", and a lone "%" would throw instead of being refused.
  * @param {PanelSpec} spec
  * @param {string} fragment
  * @returns {{params: Params, problems?: undefined} | {params?: undefined, problems: string[]}}
@@ -225,9 +231,21 @@ export function decodeState(spec, fragment) {
   const names = controls.map((control) => control.name);
   /** @type {string[]} */
   const problems = [];
+  const read = new Set();
   for (const [name, text] of query) {
+    if (read.has(name)) continue;
+    read.add(name);
     if (!names.includes(name)) {
       problems.push(`${called(name)} is not one of this experiment's; allowed: ${names.join(", ")}`);
+      continue;
+    }
+    // A name given twice ("budget=24&budget=36") has no one value to take: which the reader meant
+    // is not ours to guess, so it is refused rather than the last one silently winning. Said once,
+    // with its first few distinct values, however often the link repeats it.
+    const given = query.getAll(name);
+    if (given.length > 1) {
+      const values = saidOnce(given.map((each) => show(each))).join(", ");
+      problems.push(`${called(name)} is given ${given.length} times (${values}); allowed: once`);
       continue;
     }
     raw[name] = fromText(/** @type {Parameter} */ (controls.find((control) => control.name === name)), text);
