@@ -65,10 +65,12 @@ test-js: $(NODE_READY)
 test-fast: $(INSTALLED) lint typecheck test-js
 	$(PYTEST) -m "not browser"
 
-# Performance is shown by measurement, never by timing assertions in tests: the site in Chromium
-# against a reference measured in the same run (Pyodide booted, the wheel installed, lessonkit
-# imported), the engines in CPython, and the build, which bench/run.py times itself. Prints the
-# table and writes bench/results.json; `make bench BENCH_ARGS=--readme` also updates the README.
+# Performance is shown by measurement, never by timing assertions in tests: the site in Chromium,
+# served by a host that compresses as static hosts do, on loopback and two emulated networks, each
+# against a reference measured on the same network in the same run (Pyodide booted, the wheel
+# installed, lessonkit imported); the engines in CPython, and the build, which bench/run.py times
+# itself. Prints the tables and writes bench/results.json; `make bench BENCH_ARGS=--readme` also
+# updates the README, and `make bench BENCH_ARGS="--networks loopback --runs 2"` is a quick look.
 bench: $(INSTALLED) $(NODE_READY)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 

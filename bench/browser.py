@@ -17,7 +17,6 @@ import re
 import tempfile
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,37 +24,16 @@ from urllib.parse import quote, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 
+from bench.host import BENCH_PREFIX, Ledger, Sent, count
+from bench.network import LOOPBACK, Network, emulate
 from bench.pages import Control, PanelPage, Step, after
 from lessonkit.authoring import local_site
-from lessonkit.authoring.local_site import SiteHandler
 
 HERE = Path(__file__).resolve().parent
-REFERENCE = HERE / "reference"
 INSTRUMENT = (HERE / "instrument.js").read_text(encoding="utf-8")
-# The reference page is served beside the site, under a path the build never writes.
-BENCH_PREFIX = "/__bench__/"
 STEP_TIMEOUT_MS = 30_000
 # Nothing plays by itself (prefers-reduced-motion), so every status answers the benchmark's last action.
 CONTEXT_OPTIONS = {"reduced_motion": "reduce", "viewport": {"width": 1280, "height": 900}}
-
-
-class BenchHandler(SiteHandler):
-    """The site's own handler (its MIME types), plus the benchmark's reference page under /__bench__/."""
-
-    def translate_path(self, path: str) -> str:
-        if urlsplit(path).path.startswith(BENCH_PREFIX):
-            site = self.directory
-            self.directory = str(REFERENCE)
-            try:
-                return super().translate_path("/" + path[len(BENCH_PREFIX) :])
-            finally:
-                self.directory = site
-        return super().translate_path(path)
-
-
-def served(site: Path) -> AbstractContextManager[str]:
-    """The site served as the tests serve it, with the benchmark's reference page beside it."""
-    return local_site.served(site, BenchHandler)
 
 
 def runtime_paths(site: Path) -> tuple[str, str]:
@@ -93,58 +71,49 @@ def kind_of(path: str) -> str:
     return "page"
 
 
-class Traffic:
-    """Every response of a context (the page's and its workers'), with its body size."""
+def wire(sent: list[Sent], before_ms: float | None = None) -> dict[str, Any]:
+    """What the host sent for one load, counted at the host: body bytes after compression, in all,
+    by kind (the Python runtime's parts, or the page), per file, and with `before_ms` (an absolute
+    time, ms since the epoch) of the requests that arrived before it."""
+    counted = count(sent, None if before_ms is None else before_ms / 1000)
+    by_kind: dict[str, int] = {}
+    files = []
+    for each in sent:
+        kind = kind_of(urlsplit(each.path).path)
+        by_kind[kind] = by_kind.get(kind, 0) + each.body
+        files.append(
+            {"path": each.path, "method": each.method, "status": each.status, "kind": kind, "bytes": each.body, "encoding": each.encoding}
+        )
+    counted.update(without_runtime=by_kind.get("page", 0), by_kind=by_kind, files=files)
+    del counted["by_path"]
+    return counted
 
-    def __init__(self, context: Any, origin: str) -> None:
-        self.origin = origin
-        self.finished: list[Any] = []
+
+class Traffic:
+    """How many requests of a context (the page's and its workers') are open: to wait for quiet."""
+
+    def __init__(self, context: Any) -> None:
         self.inflight = 0
         self.last_activity = time.monotonic()
         context.on("request", self._started)
-        context.on("requestfinished", self._finished)
-        context.on("requestfailed", self._failed)
+        context.on("requestfinished", self._ended)
+        context.on("requestfailed", self._ended)
 
     def _started(self, request: Any) -> None:
         self.inflight += 1
         self.last_activity = time.monotonic()
 
-    def _finished(self, request: Any) -> None:
-        self.inflight -= 1
-        self.last_activity = time.monotonic()
-        self.finished.append(request)
-
-    def _failed(self, request: Any) -> None:
+    def _ended(self, request: Any) -> None:
         self.inflight -= 1
         self.last_activity = time.monotonic()
 
-    def quiet(self, page: Any, quiet_s: float = 0.5, limit_s: float = 10.0) -> None:
+    def quiet(self, page: Any, quiet_s: float = 0.5, limit_s: float = 30.0) -> None:
         """Wait until no request has been open for `quiet_s` (at most `limit_s`)."""
         deadline = time.monotonic() + limit_s
         while time.monotonic() < deadline:
             if self.inflight <= 0 and time.monotonic() - self.last_activity >= quiet_s:
                 return
             page.wait_for_timeout(100)
-
-    def summary(self, since: int = 0, cold: bool = True) -> dict[str, Any]:
-        """Response body bytes by kind. `cold`: nothing can come from the cache, so a body Chromium
-        reports as 0 bytes (a worker's own script) is counted by its Content-Length."""
-        by_kind: dict[str, int] = {}
-        files = []
-        for request in self.finished[since:]:
-            if request.method != "GET":
-                continue
-            size = request.sizes()["responseBodySize"]
-            response = request.response()
-            if cold and not size and response is not None and response.status == 200:
-                size = int(response.headers.get("content-length") or 0)
-            size = max(0, size)  # Chromium reports a revalidated (304) response as a negative size
-            path = request.url.removeprefix(self.origin)
-            kind = kind_of(urlsplit(path).path)
-            by_kind[kind] = by_kind.get(kind, 0) + size
-            files.append({"path": path, "kind": kind, "bytes": size})
-        total = sum(by_kind.values())
-        return {"total": total, "without_runtime": by_kind.get("page", 0), "by_kind": by_kind, "files": files}
 
 
 @dataclass
@@ -162,26 +131,54 @@ class Load:
 
 
 class Browser:
-    def __init__(self, playwright: Any, browser: Any, origin: str, site: Path, log: Callable[[str], None]) -> None:
+    """Measurements on one network at a time (`network`), served by the bench's host (`ledger`
+    holds what it sent)."""
+
+    def __init__(
+        self,
+        playwright: Any,
+        browser: Any,
+        origin: str,
+        site: Path,
+        log: Callable[[str], None],
+        ledger: Ledger | None = None,
+        network: Network = LOOPBACK,
+    ) -> None:
         self.playwright = playwright
         self.browser = browser
         self.origin = origin
         self.site = site
         self.log = log
+        self.ledger = ledger or Ledger()
+        self.network = network
         self.engine_wait_ms = 60_000
+        self._sessions: dict[int, Any] = {}
 
     def context(self) -> Any:
         context = self.browser.new_context(**CONTEXT_OPTIONS)
         context.add_init_script(INSTRUMENT)
         return context
 
+    def page(self, context: Any, page: Any = None, save_data: bool = False) -> Any:
+        """A page of `context` (a new one, or `page`) on the bench's current network, before it loads anything."""
+        page = page or context.new_page()
+        session = emulate(context, page, self.network, save_data)
+        if session is not None:
+            self._sessions[id(page)] = session  # kept while the bench runs: the emulation lives with it
+            page.on("close", lambda closed: self._sessions.pop(id(closed), None))
+        return page
+
+    def sent_since(self, mark: int) -> list[Sent]:
+        return self.ledger.since(mark)
+
     # -- the reference -------------------------------------------------------------------------
 
     def reference(self) -> dict[str, Any]:
         pyodide, wheel = runtime_paths(self.site)
         context = self.context()
+        mark = self.ledger.mark()
         try:
-            page = context.new_page()
+            page = self.page(context)
             # Its clock starts at navigation start; when Python waits for the load event changes nothing.
             page.goto(f"{self.origin}{BENCH_PREFIX}index.html?pyodide={quote(pyodide)}&wheel={quote(wheel)}")
             result = page.evaluate(
@@ -193,6 +190,8 @@ class Browser:
             context.close()
         if not result.get("ok"):
             raise RuntimeError(f"the reference page failed: {result.get('error')}")
+        result["bytes"] = wire(self.sent_since(mark), result["timeOrigin"] + result["importedAt"])
+        result["throttle"] = throttle(result.get("downloads") or [], self.network)
         return result
 
     # -- a reader's actions --------------------------------------------------------------------
@@ -303,16 +302,19 @@ class Browser:
         """A fresh context: navigation start to the first change's real result; engine ready; bytes.
         With `then`, the visit goes on: the page's link to `then` is followed (see `follow`)."""
         context = self.context()
-        traffic = Traffic(context, self.origin)
+        traffic = Traffic(context)
+        mark = self.ledger.mark()
         try:
-            page = context.new_page()
+            page = self.page(context)
             page.goto(self.origin + panel.path, wait_until="commit")
+            origin_ms = page.evaluate("() => performance.timeOrigin")
             load = self.first_result(page, panel)
             engine = self._engine(page, panel.lesson, self.engine_wait_ms)
             if engine:
                 load.engine_ms, load.engine_state = engine["t"], engine["state"]
             traffic.quiet(page)
-            load.bytes = traffic.summary()
+            ready = origin_ms + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
+            load.bytes = wire(self.sent_since(mark), ready)
             following = None
             if then is not None:
                 try:
@@ -327,7 +329,7 @@ class Browser:
         """A fresh context: navigation start until "Run sample 1", clicked as soon as it is there, ran."""
         context = self.context()
         try:
-            page = context.new_page()
+            page = self.page(context)
             page.goto(self.origin + panel.path, wait_until="commit")
             page.get_by_role("button", name="Run sample 1", exact=True).click(timeout=self.engine_wait_ms)
             hit = page.evaluate(
@@ -349,7 +351,7 @@ class Browser:
         context = self.context()
         latencies, errors = [], []
         try:
-            page = context.new_page()
+            page = self.page(context)
             page.goto(self.origin + panel.path)
             engine = self._engine(page, panel.lesson, self.engine_wait_ms)
             if not engine or engine["state"] in ("failed", "booting"):
@@ -386,22 +388,49 @@ class Browser:
                 context.close()
 
     def _repeat(self, context: Any, panel: PanelPage) -> Load:
-        traffic = Traffic(context, self.origin)
-        first = context.pages[0] if context.pages else context.new_page()
+        traffic = Traffic(context)
+        first = self.page(context, context.pages[0] if context.pages else None)
         first.goto(self.origin + panel.path, wait_until="commit")
         self.first_result(first, panel)
         self._engine(first, panel.lesson, self.engine_wait_ms)
         traffic.quiet(first)
-        before = len(traffic.finished)
-        page = context.new_page()
+        mark = self.ledger.mark()
+        page = self.page(context)
         page.goto(self.origin + panel.path, wait_until="commit")
+        origin_ms = page.evaluate("() => performance.timeOrigin")
         load = self.first_result(page, panel)
         engine = self._engine(page, panel.lesson, self.engine_wait_ms)
         if engine:
             load.engine_ms, load.engine_state = engine["t"], engine["state"]
         traffic.quiet(page)
-        load.bytes = traffic.summary(before, cold=False)
+        ready = origin_ms + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
+        load.bytes = wire(self.sent_since(mark), ready)
         return load
+
+    def reads(self, panel: PanelPage, quiet_s: float = 3.0) -> Load:
+        """A reader who only reads, on a connection that asks to save data: a fresh context with
+        `navigator.connection.saveData` on; the page loads, nobody touches it, and once no request
+        has been open for `quiet_s` the host's ledger says what it sent: any Python runtime in it was
+        downloaded for nothing."""
+        context = self.context()
+        traffic = Traffic(context)
+        mark = self.ledger.mark()
+        try:
+            page = self.page(context, save_data=True)
+            page.goto(self.origin + panel.path, wait_until="load")
+            asked = page.evaluate("() => Boolean(navigator.connection && navigator.connection.saveData)")
+            traffic.quiet(page, quiet_s=quiet_s, limit_s=max(30.0, self.engine_wait_ms / 1000))
+            state = page.evaluate(
+                "(lesson) => ((window.__lkBench.engine.filter((entry) => entry.lesson === lesson).pop()) || {}).state || 'none'",
+                panel.lesson,
+            )
+            load = Load(engine_state=state, bytes=wire(self.sent_since(mark)))
+            load.extra.update(save_data=asked, quiet_s=quiet_s)
+            if not asked:
+                load.error = "navigator.connection.saveData stayed false: this Chromium did not take the override"
+            return load
+        finally:
+            context.close()
 
     def follow(self, page: Any, first: PanelPage, then: PanelPage) -> Load:
         """The second lesson of a visit: on `first`, click its link to `then` as a reader would; from
@@ -414,6 +443,7 @@ class Browser:
         control, value = then.first_change()
         expected = then.status(after(then, then.defaults(), control, value))
         self.arm(page, then, control, value, timeout=self.engine_wait_ms)
+        mark = self.ledger.mark()
         page.get_by_role("link", name=name, exact=True).first.click()
         self.act_at_once(page, then, control, value, timeout=self.engine_wait_ms)
         result = page.evaluate(
@@ -424,7 +454,7 @@ class Browser:
                 const change = bench.changes.find((event) => event.name === name && event.t >= since);
                 if (!change) return {error: `no change event from control ${name} after the click`};
                 const hit = await bench.waitStatus(lesson, expected, change.t, timeout);
-                return {since, changed: change.t, shown: hit ? hit.t : null, navigated: performance.timeOrigin > clickAt};
+                return {since, clickAt, changed: change.t, shown: hit ? hit.t : null, navigated: performance.timeOrigin > clickAt};
             }""",
             [then.lesson, expected, control.name, self.engine_wait_ms],
         )
@@ -436,8 +466,22 @@ class Browser:
         if engine:
             load.engine_ms = None if engine["t"] is None else engine["t"] - since
             load.engine_state = engine["state"]
+        ready = result["clickAt"] + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
+        load.bytes = wire(self.sent_since(mark), ready)
         load.extra.update(full_navigation=result["navigated"], link=name, first_change=f"{control.label} → {_shown_value(control, value)}")
         return load
+
+
+def throttle(downloads: list[dict[str, Any]], network: Network) -> dict[str, Any] | None:
+    """Whether the emulated network paced the reference worker's own downloads: the time from its
+    first request to its last response's end, against the least time their bytes take at the
+    network's throughput. None on loopback, where nothing is emulated."""
+    if not network.emulated or not downloads:
+        return None
+    size = sum(int(each.get("encoded") or 0) for each in downloads)
+    took_ms = max(each["end"] for each in downloads) - min(each["start"] for each in downloads)
+    least_ms = network.least_seconds(size) * 1000
+    return {"bytes": size, "took_ms": took_ms, "least_ms": least_ms, "paced": took_ms >= 0.9 * least_ms}
 
 
 def _number(value: Any) -> str:

@@ -1,22 +1,32 @@
-"""`make bench`: the site measured against a reference taken in the same run.
+"""`make bench`: the site measured on the networks readers have, against a reference taken on the
+same network in the same run.
 
-The reference is the bare cost of Python in this browser on this machine: a page of the
-benchmark's own (bench/reference/, served beside the site under /__bench__/) that boots the site's
-pinned Pyodide in a Web Worker, unpacks the lessonkit wheel and imports lessonkit, nothing else.
-Every time is also given as a ratio to it, so figures from a slow or busy machine still compare.
+The site is served by the bench's own host (bench/host.py), which compresses as static hosts do and
+counts every byte it sends. Each network (bench/network.py: loopback, 40 Mbit/s with 20 ms, 10
+Mbit/s with 50 ms) is emulated by Chromium itself, for the page and its workers alike; `--networks`
+chooses among them. On each, the reference is the bare cost of Python in this browser on this
+machine over that network: a page of the benchmark's own (bench/reference/, served beside the site
+under /__bench__/) that boots the site's pinned Pyodide in a Web Worker, unpacks the lessonkit wheel
+and imports lessonkit, nothing else. Every time is also given as a ratio to the reference of its own
+network, so figures from a slow or busy machine still compare.
 
-Measured, for every page of the built site with a panel (lessons, and the authors' demo, labelled):
+Measured on each network, for every page of the built site with a panel (lessons, and the authors'
+demo, labelled):
 
 - cold: from navigation start (fresh context, empty cache) until the reader's first change, made as
   soon as its control exists, shows the engine's real answer in the status; when the panel's
-  engine is ready; and the bytes of the load, with and without the Python runtime;
+  engine is ready; and the bytes the host sent for the load: before the engine was ready, in all,
+  and without the Python runtime;
 - samples: from navigation start until "Run sample 1", clicked as soon as it exists, printed;
-- interaction: once the engine is ready, from each control event to the status it causes, over
-  changes to views the page has not seen (p50, p95, and the p95 of each half of the walk);
 - repeat visit: the same lesson in a new tab of the same context (HTTP cache warm);
 - second lesson: each cold load of the first page goes on: a click on its link to the next panel
   page, until that page's first change shows its real answer;
-- engine cost in CPython at 1x, 10x and 100x fixtures, and the build's time.
+- a reader who only reads, on a connection that asks to save data: what the page downloads.
+
+On the first network only (loopback, unless --networks leaves it out), since the network no longer
+enters once the engine is ready: interaction, from each control event to the status it causes, over
+changes to views the page has not seen (p50, p95, and the p95 of each half of the walk).
+Once: the engine cost in CPython at 1x, 10x and 100x fixtures, and the build's time.
 
 Reference runs and cold runs alternate round by round (in an order rotated each round), so a change
 in the machine's load touches both.
@@ -40,8 +50,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from bench import engine as engine_cost
-from bench import report
-from bench.browser import Browser, Load, served
+from bench import host, report
+from bench.browser import Browser, Load
+from bench.network import NETWORKS, Network, chosen
 from bench.pages import PanelPage, scan, walk
 from lessonkit.authoring.local_site import launch_chromium
 
@@ -65,7 +76,7 @@ def build() -> dict[str, Any]:
     return {"seconds": seconds, "command": "mkdocs build --strict"}
 
 
-def machine(browser_version: str, pyodide: str, load_start: tuple[float, ...]) -> dict[str, Any]:
+def machine(browser_version: str, pyodide: str, load_start: tuple[float, ...], load_after_chromium: tuple[float, ...]) -> dict[str, Any]:
     cpu = "unknown CPU"
     memory = 0.0
     try:
@@ -89,7 +100,7 @@ def machine(browser_version: str, pyodide: str, load_start: tuple[float, ...]) -
         "chromium": browser_version,
         "pyodide": pyodide,
         "python": platform.python_version(),
-        "load_average": {"start": list(load_start), "end": list(os.getloadavg())},
+        "load_average": {"start": list(load_start), "after_chromium": list(load_after_chromium), "end": list(os.getloadavg())},
     }
 
 
@@ -106,6 +117,7 @@ def first_bytes(runs: list[Load]) -> dict[str, Any] | None:
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     load_start = os.getloadavg()
+    networks = chosen(args.networks)
     results: dict[str, Any] = {"settings": vars(args)}
     if args.no_build:
         results["build"] = {"seconds": None, "command": "skipped (--no-build)"}
@@ -121,59 +133,82 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     log("engine cost in CPython (each scale in its own process)")
     results["engine"] = engine_cost.measure(limit_s=args.engine_limit, log=log)
 
+    results["host"] = host.described()
+    results["networks"] = []
+    host.warm(site)
+    with host.hosted(site) as (origin, ledger), sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        bench = Browser(playwright, chromium, origin, site, log, ledger)
+        for first, network in enumerate(networks):
+            bench.network = network
+            log(f"network: {network.label}")
+            results["networks"].append(on_network(bench, panels, network, args, interaction=first == 0))
+        version = chromium.version
+        chromium.close()
+        load_after_chromium = os.getloadavg()
+        pyodide = next((ref.get("pyodide") for net in results["networks"] for ref in net["reference"]["runs"]), None) or "?"
+    results["machine"] = machine(version, pyodide, load_start, load_after_chromium)
+    return results
+
+
+def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: argparse.Namespace, interaction: bool) -> dict[str, Any]:
+    """Every measurement of one network, the reference's runs alternating with the pages' loads."""
     reference: list[dict[str, Any]] = []
     cold: dict[str, list[Load]] = {page.lesson: [] for page in panels}
     samples: dict[str, list[Load]] = {page.lesson: [] for page in panels}
-    with served(site) as origin, sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        bench = Browser(playwright, chromium, origin, site, log)
-        phase = time.perf_counter()
-        # Each round measures the reference and every page once, in an order rotated round by
-        # round, so neither the reference nor any page always runs just after the heaviest teardown.
-        # The second lesson of a visit continues the cold loads of the pair's first page.
-        pair = first_pair(panels)
-        seconds: list[Load] = []
-        jobs: list[tuple[str, PanelPage | None]] = [("reference", None)]
-        for page in panels:
-            jobs.append(("cold", page))
-            if page.samples:
-                jobs.append(("samples", page))
-        for round_number in range(1, args.runs + 1):
-            shift = (round_number - 1) % len(jobs)
-            log(f"round {round_number}/{args.runs}")
-            for job, page in jobs[shift:] + jobs[:shift]:
-                if page is None:
-                    ref = bench.reference()
-                    reference.append(ref)
-                    median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
-                    # Wait for an engine long enough for a slow boot, not forever for one that starts lazily.
-                    bench.engine_wait_ms = max(15_000, 4 * median_ref)
-                    log(f"  reference: imported at {ref['importedAt']:.0f} ms")
-                elif job == "cold":
-                    then = pair[1] if pair and page is pair[0] else None
-                    try:
-                        run, following = bench.cold(page, then)
-                    except PlaywrightError as error:
-                        run, following = Load(error=_first_line(error)), None
-                    cold[page.lesson].append(run)
+    phase = time.perf_counter()
+    # Each round measures the reference and every page once, in an order rotated round by
+    # round, so neither the reference nor any page always runs just after the heaviest teardown.
+    # The second lesson of a visit continues the cold loads of the pair's first page.
+    pair = first_pair(panels)
+    seconds: list[Load] = []
+    jobs: list[tuple[str, PanelPage | None]] = [("reference", None)]
+    for page in panels:
+        jobs.append(("cold", page))
+        if page.samples:
+            jobs.append(("samples", page))
+    for round_number in range(1, args.runs + 1):
+        shift = (round_number - 1) % len(jobs)
+        log(f"round {round_number}/{args.runs} on {network.label}")
+        for job, page in jobs[shift:] + jobs[:shift]:
+            if page is None:
+                ref = bench.reference()
+                reference.append(ref)
+                median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
+                # Wait for an engine long enough for a slow boot, not forever for one that starts lazily.
+                bench.engine_wait_ms = max(15_000, 4 * median_ref)
+                paced = ref.get("throttle")
+                pacing = (
+                    f", its worker's downloads took {paced['took_ms']:.0f} ms, at least {paced['least_ms']:.0f} ms here" if paced else ""
+                )
+                log(f"  reference: imported at {ref['importedAt']:.0f} ms, {ref['bytes']['total']:,} bytes{pacing}")
+            elif job == "cold":
+                then = pair[1] if pair and page is pair[0] else None
+                try:
+                    run, following = bench.cold(page, then)
+                except PlaywrightError as error:
+                    run, following = Load(error=_first_line(error)), None
+                cold[page.lesson].append(run)
+                log(
+                    f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
+                    + (f", {run.bytes['before']:,} bytes before it" if run.bytes and "before" in run.bytes else "")
+                    + (f" — {run.error}" if run.error else "")
+                )
+                if then is not None:
+                    following = following or Load(error="the first page's cold load failed")
+                    seconds.append(following)
                     log(
-                        f"  {page.lesson}: cold interactive {_ms(run.interactive_ms)}, engine {run.engine_state} {_ms(run.engine_ms)}"
-                        + (f" — {run.error}" if run.error else "")
+                        f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
+                        + (f" — {following.error}" if following.error else "")
                     )
-                    if then is not None:
-                        following = following or Load(error="the first page's cold load failed")
-                        seconds.append(following)
-                        log(
-                            f"  → {then.lesson} by its link: interactive {_ms(following.interactive_ms)} after the click"
-                            + (f" — {following.error}" if following.error else "")
-                        )
-                else:
-                    run = attempt(bench.samples, page)
-                    samples[page.lesson].append(run)
-                    log(f"  {page.lesson}: Run sample 1 printed at {_ms(run.sample_ms)}" + (f" — {run.error}" if run.error else ""))
+            else:
+                run = attempt(bench.samples, page)
+                samples[page.lesson].append(run)
+                log(f"  {page.lesson}: Run sample 1 printed at {_ms(run.sample_ms)}" + (f" — {run.error}" if run.error else ""))
 
-        phase = _phase("reference and cold rounds", phase)
-        interactions: dict[str, Any] = {}
+    phase = _phase(f"reference and cold rounds on {network.label}", phase)
+    interactions: dict[str, Any] = {}
+    if interaction:
         for page in panels:
             steps, views = walk(page, args.changes if not page.finite or page.views > 2 * args.changes else 2 * args.changes)
             measured = [step for step in steps if step.measured]
@@ -186,46 +221,62 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             interactions[page.lesson] = result
             if result.get("errors"):
                 log(f"  {len(result['errors'])} changes never showed their status, e.g. {result['errors'][0]}")
-
         phase = _phase("interaction", phase)
-        repeats: dict[str, list[Load]] = {page.lesson: [] for page in panels}
-        for page in panels:
-            if not page.is_lesson:
-                continue  # a demo of the platform: its cold loads and interaction say enough
-            repeats[page.lesson] = [attempt(bench.repeat, page) for _ in range(args.repeat_runs)]
-            log(f"repeat visit {page.lesson}: " + ", ".join(_ms(run.interactive_ms) for run in repeats[page.lesson]))
 
-        _phase("repeat visits", phase)
-        pyodide = reference[0].get("pyodide") or "?"
-        results["machine"] = machine(chromium.version, pyodide, load_start)
-        chromium.close()
+    repeats: dict[str, list[Load]] = {page.lesson: [] for page in panels}
+    reads: dict[str, Load] = {}
+    for page in panels:
+        if not page.is_lesson:
+            continue  # a demo of the platform: its cold loads and interaction say enough
+        repeats[page.lesson] = [attempt(bench.repeat, page) for _ in range(args.repeat_runs)]
+        log(f"repeat visit {page.lesson}: " + ", ".join(_ms(run.interactive_ms) for run in repeats[page.lesson]))
+        reads[page.lesson] = attempt(bench.reads, page)
+        read = reads[page.lesson]
+        log(
+            f"reading {page.lesson} with saveData: {_runtime_bytes(read):,} bytes of Python runtime, engine {read.engine_state}"
+            + (f" — {read.error}" if read.error else "")
+        )
+    _phase(f"repeat visits and readers on {network.label}", phase)
 
-    results["reference"] = {
-        "what": "navigation start → the site's Pyodide booted in a Web Worker, the lessonkit wheel unpacked, `import lessonkit` done",
-        "runs": reference,
-        "stats": report.stats([r["importedAt"] for r in reference]),
+    return {
+        "name": network.name,
+        "label": network.label,
+        "mbit": network.mbit,
+        "latency_ms": network.latency_ms,
+        "reference": {
+            "what": "navigation start → the site's Pyodide booted in a Web Worker, the lessonkit wheel unpacked, `import lessonkit` done",
+            "runs": reference,
+            "stats": report.stats([r["importedAt"] for r in reference]),
+            "bytes": reference[0]["bytes"] if reference else None,
+            "throttle": next((r["throttle"] for r in reference if r.get("throttle")), None),
+        },
+        "pages": [
+            page_results(
+                page, cold[page.lesson], samples[page.lesson], interactions.get(page.lesson), repeats[page.lesson], reads.get(page.lesson)
+            )
+            for page in panels
+        ],
+        "second": (
+            [
+                {
+                    "label": f"{pair[0].label} → {pair[1].label}",
+                    "from": pair[0].path,
+                    "to": pair[1].path,
+                    "runs": loads(seconds),
+                    "interactive": report.stats([run.interactive_ms for run in seconds]),
+                    "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
+                    "bytes": first_bytes(seconds),
+                }
+            ]
+            if pair
+            else []
+        ),
     }
-    results["pages"] = [
-        page_results(page, cold[page.lesson], samples[page.lesson], interactions[page.lesson], repeats[page.lesson]) for page in panels
-    ]
-    results["second"] = (
-        [
-            {
-                "label": f"{pair[0].label} → {pair[1].label}",
-                "from": pair[0].path,
-                "to": pair[1].path,
-                "runs": loads(seconds),
-                "interactive": report.stats([run.interactive_ms for run in seconds]),
-                "engine": report.stats([run.engine_ms for run in seconds if run.engine_state == "ready"]),
-            }
-        ]
-        if pair
-        else []
-    )
-    return results
 
 
-def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interaction: dict[str, Any], repeat: list[Load]) -> dict[str, Any]:
+def page_results(
+    page: PanelPage, cold: list[Load], samples: list[Load], interaction: dict[str, Any] | None, repeat: list[Load], reads: Load | None
+) -> dict[str, Any]:
     repeat_bytes = first_bytes(repeat)
     return {
         "lesson": page.lesson,
@@ -251,6 +302,18 @@ def page_results(page: PanelPage, cold: list[Load], samples: list[Load], interac
             "bytes": repeat_bytes["total"] if repeat_bytes else None,
             "files": repeat_bytes["files"] if repeat_bytes else None,
         },
+        "reads": (
+            {
+                "save_data": reads.extra.get("save_data"),
+                "quiet_s": reads.extra.get("quiet_s"),
+                "engine_state": reads.engine_state,
+                "runtime_bytes": _runtime_bytes(reads),
+                "bytes": reads.bytes,
+                "error": reads.error,
+            }
+            if reads is not None
+            else None
+        ),
     }
 
 
@@ -280,20 +343,37 @@ def _phase(name: str, started: float) -> float:
     return now
 
 
+def _runtime_bytes(load: Load) -> int:
+    if not load.bytes:
+        return 0
+    return load.bytes["total"] - load.bytes["without_runtime"]
+
+
 def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:.0f} ms"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="cold loads per page, and reference runs (default 5)")
-    parser.add_argument("--repeat-runs", type=int, default=3, help="repeat visits per page (default 3)")
+    parser.add_argument(
+        "--networks",
+        default=",".join(network.name for network in NETWORKS),
+        help="the networks to measure on, comma-separated, among "
+        + ", ".join(f"{n.name} ({n.label})" for n in NETWORKS)
+        + " (default: all)",
+    )
+    parser.add_argument("--runs", type=int, default=3, help="cold loads per page, and reference runs, on each network (default 3)")
+    parser.add_argument("--repeat-runs", type=int, default=2, help="repeat visits per lesson on each network (default 2)")
     parser.add_argument("--changes", type=int, default=100, help="timed changes to unseen views per page, at least (default 100)")
     parser.add_argument("--engine-limit", type=float, default=engine_cost.LIMIT_S, help="seconds allowed per engine and fixture scale")
     parser.add_argument("--no-build", action="store_true", help="measure the site already built, without timing a build")
     parser.add_argument("--site", help="measure this built site instead of ./site (implies nothing about --no-build)")
     parser.add_argument("--readme", action="store_true", help="also write the table into the README's Measured section")
     args = parser.parse_args()
+    try:
+        chosen(args.networks)
+    except ValueError as error:
+        parser.error(str(error))
 
     started = time.perf_counter()
     results = measure(args)
@@ -301,6 +381,7 @@ def main() -> None:
     results["seconds"] = time.perf_counter() - started
     RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(report.machine_line(results["machine"]))
+    print(report.networks_line(results))
     print()
     print(results["table"])
     print()

@@ -158,3 +158,191 @@ def test_the_host_counts_the_compressed_body_it_sent_per_request_and_no_body_for
     counted = count(sent)
     assert counted["total"] == len(page_body) + len(plain_body) + len(wasm_body) + len(wheel_body)
     assert counted["by_path"]["/"] == len(page_body)
+
+
+def _sent(path, body, arrived, method="GET"):
+    from bench.host import Sent
+
+    return Sent(method, path, 200, "", "", body, 100, arrived, arrived + 1, True, "empty")
+
+
+def test_bytes_before_a_moment_are_those_of_the_requests_that_arrived_by_then():
+    from bench.browser import wire
+
+    sent = [
+        _sent("/lessons/a/", 20_000, 1000.0),
+        _sent("/assets/pyodide/pyodide.asm.wasm", 2_800_000, 1000.5),
+        _sent("/assets/pyodide/pyodide.asm.wasm", 0, 1000.4, method="HEAD"),
+        _sent("/assets/snapshots/lessonkit.snapshot.gz", 5_800_000, 1000.6),
+        _sent("/assets/wheels/lessonkit-0.1.0-py3-none-any.whl", 100_000, 1000.6),
+        _sent("/assets/lessonkit/views/context-compression.json.gz", 37_000, 1003.0),  # after the engine was ready
+    ]
+    counted = wire(sent, before_ms=1002_000.0)
+    assert counted["total"] == 8_757_000
+    assert counted["before"] == 8_720_000
+    assert counted["without_runtime"] == 20_000
+    assert counted["by_kind"] == {"page": 20_000, "pyodide": 2_800_000, "snapshot": 5_800_000, "wheel": 100_000, "views": 37_000}
+    assert counted["requests"] == 6 and counted["head"] == 600
+    assert "before" not in wire(sent)
+
+
+# -- the networks ---------------------------------------------------------------------------------
+
+
+def test_each_emulated_network_sends_its_throughput_in_bytes_per_second_both_ways():
+    from bench.network import NETWORKS, chosen
+
+    assert [network.name for network in NETWORKS] == ["loopback", "cable", "4g"]
+    loopback, cable, mobile = NETWORKS
+    assert loopback.conditions() is None and not loopback.emulated
+    assert cable.conditions() == {"offline": False, "latency": 20, "downloadThroughput": 5_000_000, "uploadThroughput": 5_000_000}
+    assert mobile.conditions() == {"offline": False, "latency": 50, "downloadThroughput": 1_250_000, "uploadThroughput": 1_250_000}
+    assert mobile.least_seconds(5_000_000) == 4.0
+    assert chosen("4g, loopback") == (loopback, mobile)
+    with pytest.raises(ValueError, match="among loopback, cable, 4g"):
+        chosen("dialup")
+
+
+def test_the_emulation_is_said_to_pace_the_worker_only_when_its_downloads_took_as_long_as_their_bytes_need():
+    from bench.browser import throttle
+    from bench.network import LOOPBACK, NETWORKS
+
+    mobile = NETWORKS[2]
+    downloads = [{"start": 100.0, "end": 2100.0, "encoded": 2_500_000}, {"start": 120.0, "end": 4600.0, "encoded": 3_125_000}]
+    paced = throttle(downloads, mobile)
+    assert paced == {"bytes": 5_625_000, "took_ms": 4500.0, "least_ms": 4500.0, "paced": True}
+    quick = [{"start": 100.0, "end": 500.0, "encoded": 5_625_000}]
+    assert throttle(quick, mobile)["paced"] is False
+    assert throttle(downloads, LOOPBACK) is None
+
+
+# -- the report and the README ---------------------------------------------------------------------
+
+
+def _stats(median):
+    return {"n": 3, "median": median, "min": median * 0.9, "max": median * 1.1}
+
+
+def _bytes(before, total):
+    return {
+        "total": total,
+        "before": before,
+        "without_runtime": 150_000,
+        "by_kind": {"page": 150_000, "pyodide": total - 150_000},
+        "files": [],
+    }
+
+
+def _network(name, label, mbit, reference_ms, engine_ms):
+    from bench.network import NETWORKS
+
+    lesson = {
+        "lesson": "context-compression",
+        "path": "/lessons/context-compression/",
+        "label": "context-compression",
+        "is_lesson": True,
+        "views": 144,
+        "finite": True,
+        "first_change": "Context budget → 36",
+        "cold": {
+            "runs": [],
+            "changed": _stats(300.0),
+            "interactive": _stats(reference_ms * 0.1),
+            "engine": _stats(engine_ms),
+            "bytes": _bytes(11_640_000, 11_680_000),
+        },
+        "samples": {"runs": [], "ran": _stats(engine_ms + 50)},
+        "interaction": None,
+        "repeat": {"runs": [], "interactive": {"n": 0}, "engine": {"n": 0}, "bytes": None, "files": None},
+        "reads": {
+            "save_data": True,
+            "quiet_s": 3.0,
+            "engine_state": "none",
+            "runtime_bytes": 0,
+            "bytes": _bytes(0, 150_000),
+            "error": None,
+        },
+    }
+    network = next(network for network in NETWORKS if network.name == name)
+    return {
+        "name": name,
+        "label": label,
+        "mbit": mbit,
+        "latency_ms": network.latency_ms,
+        "reference": {
+            "runs": [],
+            "stats": _stats(reference_ms),
+            "bytes": _bytes(5_620_000, 5_620_000),
+            "throttle": None if mbit is None else {"bytes": 5_620_000, "took_ms": 4_600.0, "least_ms": 4_496.0, "paced": True},
+        },
+        "pages": [lesson],
+        "second": [],
+    }
+
+
+def _results(networks):
+    return {
+        "networks": networks,
+        "engine": {},
+        "build": {"seconds": None},
+        "machine": {
+            "date": "2026-12-02 10:00 UTC",
+            "commit": "abc1234",
+            "cores": 2,
+            "cpu": "a CPU",
+            "memory_gb": 8,
+            "chromium": "156",
+            "pyodide": "0.29.5",
+            "python": "3.11.7",
+            "load_average": {"start": [0.2, 0, 0], "after_chromium": [0.3, 0, 0], "end": [0.25, 0, 0]},
+        },
+    }
+
+
+README = "# lessonkit\n\n## Measured\n\nHow it is measured.\n\n<!-- bench:start -->\nan old table\n<!-- bench:end -->\n\nAfter the table.\n"
+
+
+def _readme_after(tmp_path, results):
+    from bench import report
+
+    results["table"] = report.table(results)
+    readme = tmp_path / "README.md"
+    readme.write_text(README, encoding="utf-8")
+    report.update_readme(readme, results)
+    return readme.read_text(encoding="utf-8")
+
+
+def test_the_readme_shows_every_network_with_its_own_reference_and_ratios(tmp_path):
+    networks = [
+        _network("loopback", "loopback (no emulation)", None, 2000.0, 1000.0),
+        _network("cable", "40 Mbit/s, 20 ms", 40, 3000.0, 3300.0),
+        _network("4g", "10 Mbit/s, 50 ms (4G)", 10, 6500.0, 10_500.0),
+    ]
+    text = _readme_after(tmp_path, _results(networks))
+
+    assert "an old table" not in text and text.startswith("# lessonkit\n") and text.endswith("After the table.\n")
+    assert "Loopback only" not in text
+    assert "Networks: loopback (no emulation), 40 Mbit/s, 20 ms, 10 Mbit/s, 50 ms (4G)" in text
+    labels = ("| loopback (no emulation) |", "| 40 Mbit/s, 20 ms |", "| 10 Mbit/s, 50 ms (4G) |")
+    summary = [line for line in text.splitlines() if line.startswith(labels) and "| context-compression |" in line]
+    assert summary == [
+        "| loopback (no emulation) | context-compression | 1.00 s, 0.50× pass | 200 ms, 0.10× pass | 1.05 s, 0.53× **miss** | — | 11.64 MB **miss** | 11.68 MB |",
+        "| 40 Mbit/s, 20 ms | context-compression | 3.30 s, 1.10× **miss** | 300 ms, 0.10× pass | 3.35 s, 1.12× **miss** | — | 11.64 MB **miss** | 11.68 MB |",
+        "| 10 Mbit/s, 50 ms (4G) | context-compression | 10.50 s, 1.62× **miss** | 650 ms, 0.10× pass | 10.55 s, 1.62× **miss** | — | 11.64 MB **miss** | 11.68 MB |",
+    ]
+    assert "| 10 Mbit/s, 50 ms (4G) | **bare boot** (the reference) | 6.50 s |  |  |  | 5.62 MB | 5.62 MB |" in text
+    for label in ("loopback (no emulation)", "40 Mbit/s, 20 ms", "10 Mbit/s, 50 ms (4G)"):
+        assert f"**{label}**, every figure:" in text
+    assert (
+        "| network emulation: the reference worker's own downloads, first request → last byte | — | 4.60 s | 5.62 MB need at least 4.50 s at 10 Mbit/s |"
+        in text
+    )
+    assert "| a reader who only reads, saveData on: Python runtime downloaded | context-compression | 0 kB |" in text
+
+
+def test_a_run_on_loopback_alone_says_that_it_is_one(tmp_path):
+    text = _readme_after(tmp_path, _results([_network("loopback", "loopback (no emulation)", None, 2000.0, 1000.0)]))
+
+    assert "**Loopback only**: this run measured no emulated network" in text
+    assert "Networks:" not in text
+    assert "40 Mbit/s" in text  # where it says how to measure the others

@@ -4,6 +4,16 @@
 "use strict";
 const now = () => performance.timeOrigin + performance.now();
 
+// What this worker downloaded, on the page's clock's origin (absolute ms): the bench checks with it
+// that the network it emulates paces the worker's requests too.
+const downloads = () =>
+  performance.getEntriesByType("resource").map((entry) => ({
+    name: entry.name,
+    start: performance.timeOrigin + entry.startTime,
+    end: performance.timeOrigin + entry.responseEnd,
+    encoded: entry.encodedBodySize,
+  }));
+
 self.addEventListener("message", async (event) => {
   const marks = { worker_started: now() };
   try {
@@ -20,7 +30,7 @@ self.addEventListener("message", async (event) => {
     marks.wheel_installed = now();
     pyodide.runPython("import importlib; importlib.invalidate_caches(); import lessonkit");
     marks.imported = now();
-    postMessage({ ok: true, marks, pyodide: pyodide.version });
+    postMessage({ ok: true, marks, pyodide: pyodide.version, downloads: downloads() });
   } catch (error) {
     postMessage({ ok: false, error: String(error && error.message ? error.message : error), marks });
   }
