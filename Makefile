@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 NODE_READY := node_modules/.package-lock.json
+# Lighthouse, for `make bench` only: pinned in its own folder, so `make test` never installs it.
+LIGHTHOUSE_READY := bench/lighthouse/node_modules/.package-lock.json
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
@@ -68,11 +70,16 @@ test-fast: $(INSTALLED) lint typecheck test-js
 # Performance is shown by measurement, never by timing assertions in tests: the site in Chromium,
 # served by a host that compresses as static hosts do, on loopback and two emulated networks, each
 # against a reference measured on the same network in the same run (Pyodide booted, the wheel
-# installed, lessonkit imported); the engines in CPython, and the build, which bench/run.py times
-# itself. Prints the tables and writes bench/results.json; `make bench BENCH_ARGS=--readme` also
-# updates the README, and `make bench BENCH_ARGS="--networks loopback --runs 2"` is a quick look.
-bench: $(INSTALLED) $(NODE_READY)
+# installed, lessonkit imported); Lighthouse over every page; the engines in CPython, and the build,
+# which bench/run.py times itself. Prints the tables and writes bench/results.json;
+# `make bench BENCH_ARGS=--readme` also updates the README, and
+# `make bench BENCH_ARGS="--networks loopback --runs 2 --no-lighthouse"` is a quick look.
+bench: $(INSTALLED) $(NODE_READY) $(LIGHTHOUSE_READY)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+$(LIGHTHOUSE_READY): bench/lighthouse/package.json bench/lighthouse/package-lock.json | tools
+	cd bench/lighthouse && npm ci --no-audit --no-fund
+	touch $@
 
 $(INSTALLED): pyproject.toml | tools
 	$(PYTHON) -m venv $(VENV)
@@ -85,4 +92,4 @@ $(NODE_READY): package.json package-lock.json | tools
 	touch $@
 
 clean:
-	rm -rf site .venv node_modules .cache
+	rm -rf site .venv node_modules .cache bench/lighthouse/node_modules

@@ -16,6 +16,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from html.parser import HTMLParser
@@ -199,28 +200,47 @@ def _title(text: str) -> str:
     return html.unescape(found.group(1)).split(" - ")[0].strip() if found else ""
 
 
-def scan(site: Path) -> list[PanelPage]:
-    """Every page of the built site with a panel, in the site's order (the footer's Next links)."""
-    pages: dict[str, PanelPage] = {}
-    nexts: dict[str, str] = {}
+def _read(site: Path) -> Iterator[tuple[str, str, _Scan]]:
+    """Every page of the built site: its URL path, its HTML and what the scan found in it."""
     for index in sorted(site.rglob("index.html")):
         relative = PurePosixPath(index.parent.relative_to(site).as_posix())
         path = "/" if str(relative) == "." else f"/{relative}/"
         text = index.read_text(encoding="utf-8")
         scanner = _Scan()
         scanner.feed(text)
+        yield path, text, scanner
+
+
+def _ranked(site: Path) -> tuple[dict[str, int], list[tuple[str, str, _Scan]]]:
+    """The site's order (the chain of "Next" links in the page footers, from the home page), and its pages."""
+    nexts: dict[str, str] = {}
+    read = list(_read(site))
+    for path, _, scanner in read:
         for link in scanner.links:
             if link["label"].startswith("Next") or "next" in link["rel"].split() or "md-footer__link--next" in link["class"]:
                 nexts[path] = _resolve(path, link["href"])
-        for lesson, spec in scanner.panels[:1]:  # one panel per page
-            pages[path] = PanelPage(path, lesson, spec, _title(text), scanner.samples, scanner.links, path.startswith("/lessons/"))
     order, seen, at = [], set(), "/"
     while at in nexts and at not in seen:
         seen.add(at)
         order.append(at)
         at = nexts[at]
     order.append(at)
-    ranked = {path: place for place, path in enumerate(order)}
+    return {path: place for place, path in enumerate(order)}, read
+
+
+def every_page(site: Path) -> list[str]:
+    """The URL path of every page of the built site, in the site's order; pages off the chain last."""
+    ranked, read = _ranked(site)
+    return sorted((path for path, _, _ in read), key=lambda path: (ranked.get(path, len(ranked)), path))
+
+
+def scan(site: Path) -> list[PanelPage]:
+    """Every page of the built site with a panel, in the site's order (the footer's Next links)."""
+    ranked, read = _ranked(site)
+    pages: dict[str, PanelPage] = {}
+    for path, text, scanner in read:
+        for lesson, spec in scanner.panels[:1]:  # one panel per page
+            pages[path] = PanelPage(path, lesson, spec, _title(text), scanner.samples, scanner.links, path.startswith("/lessons/"))
     return sorted(pages.values(), key=lambda page: (ranked.get(page.path, len(ranked)), page.path))
 
 

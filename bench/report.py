@@ -1,5 +1,5 @@
 """The benchmark's tables: every figure with its spread, its ratio to the reference of its network
-and its target, per network; the engines and the build."""
+and its target, per network; Lighthouse's scores per page; the engines and the build."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ PYTHON_TARGET = 0.5  # in-page Python ready (Run sample 1 printed)
 INTERACTION_P95_MS = 16.0
 SECOND_TARGET = 0.05  # the second lesson of a visit
 LINEAR_SLACK = 1.5  # "linear": a fixture k times larger costs at most 1.5 k times as much
+LIGHTHOUSE_PERFORMANCE = 98  # at least, on every page
+LIGHTHOUSE_TBT_MS = 150.0  # at most
+LIGHTHOUSE_KEPT = 100  # accessibility, best practices and SEO, on every page
 
 
 def stats(values: list[float]) -> dict[str, Any]:
@@ -332,6 +335,60 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
     return _markdown(HEADER, rows)
 
 
+def lighthouse_table(found: dict[str, Any]) -> str:
+    """Lighthouse's four scores, TBT, LCP and DOM size per page, against the issue's targets."""
+    rows: list[tuple[str, ...]] = []
+    for page in found["pages"]:
+        scores = page.get("scores")
+        if not scores:
+            rows.append((page["path"], "failed", "", "", "", "", "", "", page.get("error", "")))
+            continue
+        misses = []
+        performance = scores.get("performance")
+        if performance is None or performance < LIGHTHOUSE_PERFORMANCE:
+            misses.append(f"performance {performance} < {LIGHTHOUSE_PERFORMANCE}")
+        tbt = page.get("tbt_ms")
+        if tbt is None or tbt > LIGHTHOUSE_TBT_MS:
+            misses.append(f"TBT {ms(tbt)} > {ms(LIGHTHOUSE_TBT_MS)}")
+        for name in ("accessibility", "best-practices", "seo"):
+            if scores.get(name) != LIGHTHOUSE_KEPT:
+                misses.append(f"{name} {scores.get(name)} < {LIGHTHOUSE_KEPT}")
+        dom = page.get("dom_elements")
+        rows.append(
+            (
+                page["path"],
+                str(performance),
+                str(scores.get("accessibility")),
+                str(scores.get("best-practices")),
+                str(scores.get("seo")),
+                ms(tbt),
+                ms(page.get("lcp_ms")),
+                "—" if dom is None else f"{dom:,.0f}",
+                "pass" if not misses else "**miss**: " + "; ".join(misses),
+            )
+        )
+    header = (
+        "page",
+        f"performance (≥ {LIGHTHOUSE_PERFORMANCE})",
+        "accessibility",
+        "best practices",
+        "SEO",
+        f"total blocking time (≤ {ms(LIGHTHOUSE_TBT_MS)})",
+        "largest contentful paint",
+        "DOM elements",
+        "targets",
+    )
+    return _markdown(header, rows)
+
+
+def lighthouse_line(found: dict[str, Any]) -> str:
+    indices = [page["benchmark_index"] for page in found["pages"] if page.get("benchmark_index")]
+    measured = f"; its CPU benchmark of this machine gave {min(indices):.0f}–{max(indices):.0f}" if indices else ""
+    return (
+        f"Lighthouse {found['version']} over every page ({len(found['pages'])}), served by the bench's host: {found['settings']}{measured}."
+    )
+
+
 def everywhere_table(results: dict[str, Any]) -> str:
     """The engines in CPython and the build: ratios to the first network's reference."""
     first = results["networks"][0] if results["networks"] else None
@@ -400,10 +457,14 @@ def everywhere_table(results: dict[str, Any]) -> str:
 
 def table(results: dict[str, Any]) -> str:
     """Everything `make bench` prints and the README shows: the summary per network and page, each
-    network's figures, then the engines' and the build's."""
+    network's figures, Lighthouse's, then the engines' and the build's."""
     parts = [f"**Per network and page** (medians; ratios to the bare boot on the same network):\n\n{summary(results)}"]
     for net in results["networks"]:
         parts.append(f"**{net['label']}**, every figure:\n\n{network_table(results, net)}")
+    if results.get("lighthouse"):
+        parts.append(f"**Lighthouse**: {lighthouse_line(results['lighthouse'])}\n\n{lighthouse_table(results['lighthouse'])}")
+    else:
+        parts.append("**Lighthouse**: not run (`--no-lighthouse`).")
     first = results["networks"][0]["label"] if results["networks"] else "no network"
     parts.append(f"**Engines in CPython and the build** (ratios to the reference on {first}):\n\n{everywhere_table(results)}")
     return "\n\n".join(parts)

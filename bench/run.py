@@ -26,7 +26,8 @@ demo, labelled):
 On the first network only (loopback, unless --networks leaves it out), since the network no longer
 enters once the engine is ready: interaction, from each control event to the status it causes, over
 changes to views the page has not seen (p50, p95, and the p95 of each half of the walk).
-Once: the engine cost in CPython at 1x, 10x and 100x fixtures, and the build's time.
+Once: Lighthouse over every page of the site (bench/audits.py), the engine cost in CPython at 1x,
+10x and 100x fixtures, and the build's time.
 
 Reference runs and cold runs alternate round by round (in an order rotated each round), so a change
 in the machine's load touches both.
@@ -49,11 +50,11 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from bench import audits, host, report
 from bench import engine as engine_cost
-from bench import host, report
 from bench.browser import Browser, Load
 from bench.network import NETWORKS, Network, chosen
-from bench.pages import PanelPage, scan, walk
+from bench.pages import PanelPage, every_page, scan, walk
 from lessonkit.authoring.local_site import launch_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +129,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     panels = scan(site)
     if not panels:
         raise SystemExit(f"no page of {site} has a panel: build the site first (make site)")
+    if not args.no_lighthouse and not audits.installed():
+        raise SystemExit(f"Lighthouse is not installed in {audits.PACKAGE}: run `make bench`, or pass --no-lighthouse")
     log("pages: " + ", ".join(f"{page.path} ({page.label})" for page in panels))
 
     log("engine cost in CPython (each scale in its own process)")
@@ -147,6 +150,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         chromium.close()
         load_after_chromium = os.getloadavg()
         pyodide = next((ref.get("pyodide") for net in results["networks"] for ref in net["reference"]["runs"]), None) or "?"
+        if args.no_lighthouse:
+            results["lighthouse"] = None
+        else:
+            results["lighthouse"] = lighthouse(origin, site)
     results["machine"] = machine(version, pyodide, load_start, load_after_chromium)
     return results
 
@@ -274,6 +281,24 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
     }
 
 
+def lighthouse(origin: str, site: Path) -> dict[str, Any]:
+    """Lighthouse over every page of the built site, one page after the other, served by the bench's host."""
+    pages = []
+    started = time.perf_counter()
+    for path in every_page(site):
+        found = audits.audit(origin + path)
+        found["path"] = path
+        pages.append(found)
+        shown = found.get("scores") or {}
+        log(
+            f"lighthouse {path}: "
+            + (found["error"] if "error" in found and not shown else ", ".join(f"{name} {value}" for name, value in shown.items()))
+            + (f", TBT {found['tbt_ms']:.0f} ms, LCP {found['lcp_ms']:.0f} ms" if found.get("tbt_ms") is not None else "")
+        )
+    _phase("lighthouse", started)
+    return {"version": audits.version(), "settings": "mobile, simulated throttling (Lighthouse's defaults)", "pages": pages}
+
+
 def page_results(
     page: PanelPage, cold: list[Load], samples: list[Load], interaction: dict[str, Any] | None, repeat: list[Load], reads: Load | None
 ) -> dict[str, Any]:
@@ -368,6 +393,7 @@ def main() -> None:
     parser.add_argument("--engine-limit", type=float, default=engine_cost.LIMIT_S, help="seconds allowed per engine and fixture scale")
     parser.add_argument("--no-build", action="store_true", help="measure the site already built, without timing a build")
     parser.add_argument("--site", help="measure this built site instead of ./site (implies nothing about --no-build)")
+    parser.add_argument("--no-lighthouse", action="store_true", help="leave out Lighthouse (a few minutes over every page)")
     parser.add_argument("--readme", action="store_true", help="also write the table into the README's Measured section")
     args = parser.parse_args()
     try:

@@ -280,11 +280,12 @@ def _network(name, label, mbit, reference_ms, engine_ms):
     }
 
 
-def _results(networks):
+def _results(networks, lighthouse=None):
     return {
         "networks": networks,
         "engine": {},
         "build": {"seconds": None},
+        "lighthouse": lighthouse,
         "machine": {
             "date": "2026-12-02 10:00 UTC",
             "commit": "abc1234",
@@ -338,6 +339,7 @@ def test_the_readme_shows_every_network_with_its_own_reference_and_ratios(tmp_pa
         in text
     )
     assert "| a reader who only reads, saveData on: Python runtime downloaded | context-compression | 0 kB |" in text
+    assert "**Lighthouse**: not run (`--no-lighthouse`)." in text
 
 
 def test_a_run_on_loopback_alone_says_that_it_is_one(tmp_path):
@@ -346,3 +348,35 @@ def test_a_run_on_loopback_alone_says_that_it_is_one(tmp_path):
     assert "**Loopback only**: this run measured no emulated network" in text
     assert "Networks:" not in text
     assert "40 Mbit/s" in text  # where it says how to measure the others
+
+
+def test_lighthouse_rows_hold_every_page_to_its_scores_and_total_blocking_time(tmp_path):
+    from bench.audits import scores
+
+    def report_of(performance, tbt, seo=1.0):
+        categories = {"performance": performance, "accessibility": 1.0, "best-practices": 1.0, "seo": seo}
+        return {
+            "lighthouseVersion": "12.2.3",
+            "categories": {name: {"score": score} for name, score in categories.items()},
+            "audits": {
+                "total-blocking-time": {"numericValue": tbt},
+                "largest-contentful-paint": {"numericValue": 1234.5},
+                "dom-size": {"numericValue": 1001},
+            },
+            "environment": {"benchmarkIndex": 800.0},
+        }
+
+    pages = [
+        {**scores(report_of(0.99, 40.0)), "path": "/"},
+        {**scores(report_of(0.87, 390.0, seo=0.92)), "path": "/lessons/context-compression/"},
+    ]
+    assert pages[0]["scores"] == {"performance": 99, "accessibility": 100, "best-practices": 100, "seo": 100}
+    lighthouse = {"version": "12.2.3", "settings": "mobile, simulated throttling (Lighthouse's defaults)", "pages": pages}
+    text = _readme_after(tmp_path, _results([_network("loopback", "loopback (no emulation)", None, 2000.0, 1000.0)], lighthouse))
+
+    assert "Lighthouse 12.2.3 over every page (2), served by the bench's host: mobile, simulated throttling" in text
+    assert "| / | 99 | 100 | 100 | 100 | 40 ms | 1.23 s | 1,001 | pass |" in text
+    assert (
+        "| /lessons/context-compression/ | 87 | 100 | 100 | 92 | 390 ms | 1.23 s | 1,001 | **miss**: performance 87 < 98; TBT 390 ms > 150 ms; seo 92 < 100 |"
+        in text
+    )
