@@ -50,6 +50,8 @@ def halves(latencies: list[float]) -> str:
 def ms(value: float | None) -> str:
     if value is None:
         return "—"
+    if value == 0:
+        return "0 ms"
     if value >= 1000:
         return f"{value / 1000:.2f} s"
     if value >= 10:
