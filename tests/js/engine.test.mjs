@@ -338,6 +338,31 @@ test("while Python starts, a view waits for the build's table, and answers from 
   assert.deepEqual(worker.posted, []);
 });
 
+test("a view the build stored once for several settings answers each of them, and a setting outside the table goes to Python", async () => {
+  const url = "https://site.test/assets/lessonkit/views/working-memory.json.gz";
+  const stage = JSON.stringify({ status: "Stage 1 of 4: stored records." });
+  // As lessonkit.authoring.precompute writes a neighbourhood: a later entry with the same view names the first.
+  const table = [[{ max_age_hours: 24 }, stage], [{ max_age_hours: 48 }, 0], [{ max_age_hours: 72 }, 0]];
+  globalThis.lessonkitEarly = { views: new Map([[url, Promise.resolve(table)]]), engine: null };
+  const { engine, worker } = started();
+  assert.equal(await engine.preload("working-memory", url), 3);
+
+  for (const hours of [24, 48, 72]) {
+    assert.deepEqual(await engine.view("working-memory", { max_age_hours: hours }), JSON.parse(stage));
+    assert.equal(engine.source("working-memory", { max_age_hours: hours }), "build");
+  }
+  assert.deepEqual(worker.posted, [], "Python was not asked while the table held the answers");
+
+  const outside = engine.view("working-memory", { max_age_hours: 25 });
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.deepEqual(worker.posted.map((message) => message.params), [{ max_age_hours: 25 }]);
+  worker.ready();
+  worker.answerView(VIEW);
+  assert.deepEqual(await outside, VIEW);
+  assert.equal(engine.source("working-memory", { max_age_hours: 25 }), "live");
+});
+
 test("a table that cannot be read leaves every view to Python", async () => {
   const url = "https://site.test/assets/lessonkit/views/context-compression.json.gz";
   globalThis.lessonkitEarly = { views: new Map([[url, Promise.reject(new Error("HTTP 404 for " + url))]]), engine: null };

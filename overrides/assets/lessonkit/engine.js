@@ -58,8 +58,10 @@ const clause = (text) => String(text || WORDS.unknown_error).trim().replace(/[.\
  * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
  * build's. Each view stays text until it is asked for: reading 144 texts is a fraction of the
  * work of building 144 views' objects, and the table is read while the page is still starting.
+ * A view the same as an earlier entry's comes as that entry's index instead of its text
+ * (lessonkit.authoring.precompute): [params, index].
  * @param {string} url
- * @returns {Promise<Array<[Params, string]>>}
+ * @returns {Promise<Array<[Params, string | number]>>}
  */
 async function fetchTable(url) {
   const response = await fetch(url);
@@ -179,9 +181,10 @@ export class Engine {
   }
 
   /**
-   * Load the views the build computed for a lesson with finite settings (a gzip-compressed JSON
-   * file). Until it has arrived, view() waits for it before asking Python; if it cannot be
-   * loaded, Python answers everything, which is slower but just as right.
+   * Load the views the build computed for a lesson (a gzip-compressed JSON file): every view of
+   * a panel with finite settings, the views of a reader's first change on any other. Until it
+   * has arrived, view() waits for it before asking Python; if it cannot be loaded, Python answers
+   * everything, which is slower but just as right.
    * @param {string} lesson
    * @param {string} url
    * @returns {Promise<number>} how many views the table held (0 when it could not be read)
@@ -193,7 +196,10 @@ export class Engine {
       const fetched = early()?.views.get(url);
       table = (fetched || fetchTable(url)).then(
         (views) => {
-          for (const [params, view] of views) this.remember(lesson, params, view);
+          // [params, index]: the same view as the entry at that index, whose text is stored once.
+          for (const [params, view] of views) {
+            this.remember(lesson, params, typeof view === "number" ? /** @type {string} */ (views[view][1]) : view);
+          }
           return views.length;
         },
         (error) => {

@@ -113,7 +113,7 @@
  * the precomputed tables it has started reading.
  * @typedef {object} EarlyStart
  * @property {EarlyWorker | null} engine
- * @property {Map<string, Promise<Array<[Params, string]>>>} views
+ * @property {Map<string, Promise<Array<[Params, string | number]>>>} views  [params, view's JSON text, or the index of the entry whose text it shares]
  */
 
 export {};
