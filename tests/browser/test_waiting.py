@@ -50,11 +50,13 @@ def test_a_view_answered_at_once_replaces_the_last_without_the_panel_dimming(ope
 
 def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(open_context, panel_paths):
     context = open_context()
-    context.route(WHEEL, lambda route: None)  # Python never starts, and no build view holds this one
+    context.route(WHEEL, lambda route: None)  # Python never starts, and no build view holds the second change
     spec = panel("working-memory")
     lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
     question = next(control for control in spec.controls if control.name == "question")
     other = next(option for option in question.options if option.value != question.default)
+    # The build holds the views of every first change: the second is the one that waits.
+    lesson.choose("Active tenant", "Team B")
 
     # The change and a look at the panel in one task: no timer can have run in between.
     dimmed_at_once = lesson.combobox(question.label).evaluate(

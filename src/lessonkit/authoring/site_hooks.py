@@ -162,13 +162,13 @@ def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
 
 
 def write_precomputed_views(assets: Path) -> None:
-    """Every finite panel's views, computed by the engine being built, beside the shell."""
+    """Each panel's precomputed views (every view of a finite panel, a reader's first change on any
+    other), computed by the engine being built, beside the shell."""
     from lessonkit.authoring.precompute import write_views
     from lessonkit.registry import panel, panel_ids
 
     for lesson in panel_ids():
-        if panel(lesson).finite:
-            write_views(panel(lesson), assets)
+        write_views(panel(lesson), assets)
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:

@@ -239,9 +239,11 @@ class Panel:
             yield dict(zip(names, combination, strict=True))
 
     @property
-    def precomputed(self) -> str | None:
-        """Where the build writes this panel's precomputed views, relative to the shell's assets."""
-        return f"views/{self.lesson}.json.gz" if self.finite else None
+    def precomputed(self) -> str:
+        """Where the build writes this panel's precomputed views, relative to the shell's assets:
+        every view when the panel is `finite`, otherwise those of a reader's first change
+        (lessonkit.authoring.precompute)."""
+        return f"views/{self.lesson}.json.gz"
 
     def view(self, params: Any, baseline: Any = None) -> View:
         return self.draw(self.check(params), None if baseline is None else self.check(baseline))
