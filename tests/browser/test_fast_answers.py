@@ -2,6 +2,8 @@
 
 - A panel whose settings are a finite set answers from the views the build computed, before
   Pyodide is up, and says which engine answered. The page asks for those views once, from its head.
+- On any other panel, the build computed the views of a reader's first change, and they answer it
+  the same way.
 - Following the site's navigation keeps the page's worker: the next lesson's panel is live at once,
   and Python, already running, answers it without the build's views. The page left behind keeps
   nothing running: no listener on the window, no timeline playing.
@@ -40,6 +42,57 @@ def test_a_finite_panel_answers_from_the_builds_views_while_python_is_still_star
     expect(panel_page.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
     expect(panel_page.panel).to_have_attribute("data-engine", "booting")
     context.unroute(WHEEL)
+
+
+RUNTIME = re.compile(r".*/assets/(pyodide|snapshots|wheels)/[^/]+$")
+# The view box shows exactly `html`: both parsed by the page's own parser, so no serializing differs.
+SHOWS_VIEW = """([lesson, html]) => {
+  const box = document.querySelector(`section.lk-panel[data-lesson="${lesson}"] .lk-view`);
+  const parsed = document.createElement("div");
+  parsed.innerHTML = html;
+  return box !== null && box.innerHTML === parsed.innerHTML;
+}"""
+
+
+def answered_by_the_build_before_python(lesson: PanelPage, change: dict) -> None:
+    """The panel shows the view of the starting setting with `change`, answered by the build while
+    Python is still starting: its status and its view, no view still awaited (a setting no table
+    held would leave the page saying it updates when Python is ready), and which engine answered."""
+    spec = lesson.spec
+    view = spec.view({**spec.defaults(), **change})
+    lesson.expect_view(view)
+    lesson.page.wait_for_function(SHOWS_VIEW, arg=[spec.lesson, view.html])
+    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_starting)
+    expect(lesson.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
+    expect(lesson.panel).to_have_attribute("data-answered-by", "build")
+    expect(lesson.panel).to_have_attribute("data-engine", "booting")
+
+
+def test_a_first_change_on_any_lesson_is_answered_by_the_builds_views_while_python_is_still_starting(open_context, panel_paths):
+    # Lessons whose settings have no end: the build computed the views one change from the start.
+    # Reduced motion, so working memory's timeline only moves when the reader moves it.
+    context = open_context(reduced_motion="reduce")
+    # Pyodide, the snapshot and the wheel never arrive, as on a slow link: Python cannot start.
+    context.route(RUNTIME, lambda route: None)
+    tab = context.new_page()
+
+    memory = open_panel(tab, "working-memory", panel_paths["working-memory"], engine=False)
+    memory.control("spinbutton", "Maximum age").fill("24")  # a number typed: each of its values is there
+    answered_by_the_build_before_python(memory, {"max_age_hours": 24})
+    memory.control("spinbutton", "Maximum age").fill("168")  # back to the start
+    memory.choose("Question", "How do we roll back a failed checkout release?")
+    answered_by_the_build_before_python(memory, {"question": "rollback"})
+    # For a reader without reduced motion a change here plays the timeline: its marks are there too.
+    memory.button(memory.spec.playback.next).click()
+    answered_by_the_build_before_python(memory, {"question": "rollback", "time": 10})
+
+    compaction = open_panel(tab, "context-compaction", panel_paths["context-compaction"], engine=False)
+    compaction.control("spinbutton", "after_tokens").fill("5000")  # a round number, where a reader can type any
+    answered_by_the_build_before_python(compaction, {"after_tokens": 5000})
+    compaction.control("spinbutton", "after_tokens").fill("3000")  # back to the start, which rewinds
+    compaction.seek(12)  # a reader scrubbing the timeline first
+    answered_by_the_build_before_python(compaction, {"time": 12})
+    context.unroute(RUNTIME)
 
 
 VIEWS = re.compile(r".*/assets/lessonkit/views/[^/]+\.json\.gz$")
