@@ -58,16 +58,17 @@ def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(o
     # The build holds the views of every first change: the second is the one that waits.
     lesson.choose("Active tenant", "Team B")
 
-    # The change and a look at the panel in one task: no timer can have run in between.
+    # The change and a look at the panel in one task: no timer can have run in between. The shell's
+    # options are valued by their place in the list (controls.js).
     dimmed_at_once = lesson.combobox(question.label).evaluate(
-        """(select, value) => {
-            select.value = value;
+        """(select, index) => {
+            select.value = index;
             select.dispatchEvent(new Event("input", { bubbles: true }));
             select.dispatchEvent(new Event("change", { bubbles: true }));
             const section = select.closest("section.lk-panel");
             return section.classList.contains("lk-pending") || section.querySelector(".lk-view").getAttribute("aria-busy") === "true";
         }""",
-        other.value,
+        str(question.options.index(other)),
     )
     assert dimmed_at_once is False
 
