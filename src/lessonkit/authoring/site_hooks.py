@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import shutil
@@ -129,7 +130,12 @@ def on_post_build(config: Any) -> None:
     assets = site / "assets"
     pyodide_version = copy_pyodide(root, assets / "pyodide")
     wheel = build_wheel(root, assets / "wheels")
-    snapshot = make_snapshot(root, assets / "wheels" / wheel, assets / "snapshots" / "lessonkit.snapshot.gz")
+    snapshot = assets / "snapshots" / "lessonkit.snapshot.gz"
+    engine = engine_key(assets / "wheels" / wheel, pyodide_version)
+    if not _LAST_ENGINE.put_back(engine, assets):
+        make_snapshot(root, assets / "wheels" / wheel, snapshot)
+        write_precomputed_views(assets)
+        _LAST_ENGINE.keep(engine, assets, [snapshot, *precomputed_views(assets)])
     manifest = {
         "pyodide": "../pyodide/",
         "pyodide_version": pyodide_version,
@@ -138,7 +144,43 @@ def on_post_build(config: Any) -> None:
     }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    write_precomputed_views(assets)
+
+
+def engine_key(wheel: Path, pyodide_version: str) -> str:
+    """What the snapshot and the views are made from: the wheel (the engines, their panels and
+    fixtures; hatchling writes the same bytes for the same sources), Pyodide, and the snapshot's script."""
+    digest = hashlib.sha256()
+    for part in (wheel.read_bytes(), pyodide_version.encode(), Path(__file__).with_name("snapshot.mjs").read_bytes()):
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+class LastEngine:
+    """The snapshot and views of the last build in this process, by the engine they were made from.
+
+    `mkdocs serve` builds again after every edit, in one long process. An edit to a page leaves the
+    engine as it was, and making its snapshot and views again is most of a rebuild (about 8 s of 10
+    for the course): they are put back from the last build instead. An edited engine or fixture
+    makes another wheel, so they are made anew. A `mkdocs build` makes them once, as before."""
+
+    def __init__(self) -> None:
+        self.engine: str | None = None
+        self.files: dict[str, bytes] = {}
+
+    def keep(self, engine: str, assets: Path, files: list[Path]) -> None:
+        self.engine = engine
+        self.files = {path.relative_to(assets).as_posix(): path.read_bytes() for path in files}
+
+    def put_back(self, engine: str, assets: Path) -> bool:
+        if engine != self.engine:
+            return False
+        for name, body in self.files.items():
+            (assets / name).parent.mkdir(parents=True, exist_ok=True)
+            (assets / name).write_bytes(body)
+        return True
+
+
+_LAST_ENGINE = LastEngine()
 
 
 def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
@@ -169,6 +211,13 @@ def write_precomputed_views(assets: Path) -> None:
 
     for lesson in panel_ids():
         write_views(panel(lesson), assets)
+
+
+def precomputed_views(assets: Path) -> list[Path]:
+    """Where write_precomputed_views writes each panel's views."""
+    from lessonkit.registry import panel, panel_ids
+
+    return [assets / "lessonkit" / panel(lesson).precomputed for lesson in panel_ids()]
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
