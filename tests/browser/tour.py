@@ -8,12 +8,17 @@ its file's header only). One watched context visits every page in turn and, on e
 
 - opens it (its heading shown, its network quiet), and reads the policy it declares;
 - on a panel's page, waits for its engine, which boots in its worker under the header policy;
-- audits it with axe-core in the light and in the dark scheme;
+- audits it with axe-core in the light and in the dark scheme: every rule in the light one, and in
+  the dark one the rules that read colours (a scheme changes the page's colours and nothing else; the
+  palette toggle's label is the one other difference, and it is the same on every page, so the
+  dark scheme gets every rule on the first page);
 - on a panel's page, changes every setting at 320 px wide, as a reader on a small screen would;
 - looks for anything running past the right edge at 320 px and at 640 px (200% zoom of a 1280 px
   window), then gives the window its size back;
 - on a panel's page, seeks the timeline to its end and audits that state too, in both schemes;
-- then does what a reader does: runs the first sample, searches, and switches the scheme.
+- then does what a reader does: runs the first sample, searches, and switches the scheme. Search
+  runs in Material's worker under the page's policy, so it is tried once under each policy the
+  pages declare (four in the course), on the first page that declares it.
 
 Each step has a watch of its own (foreign requests aborted, console and uncaught errors recorded),
 so a problem is told with the page and the step where it happened. Findings are kept by kind, one
@@ -34,7 +39,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from lessonkit.authoring.csp import header_policy
 from lessonkit.registry import panel
-from tests.browser.axe import described, serious_violations
+from tests.browser.axe import COLOUR_RULES, described, serious_violations
 from tests.browser.harness import WINDOW, PanelPage, Watch, placed_panels, serve, site_pages, wait_for_engine, watched_context
 from tests.browser.test_every_panel import another_value, set_control, settings
 
@@ -61,6 +66,8 @@ class Tour:
 
     pages: list[str]
     found: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
+    # The policies search was tried under, as the pages declare them.
+    searched: set[str] = field(default_factory=set)
 
     def findings(self, kind: str) -> list[str]:
         return self.found[kind]
@@ -80,11 +87,18 @@ def settle(page: Page, frames: int = 10) -> None:
     )
 
 
-def audit(page: Page, where: str) -> list[str]:
+def audit(page: Page, where: str, rules: tuple[str, ...] = ()) -> list[str]:
     page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
     settle(page)
-    violations = serious_violations(page)
+    violations = serious_violations(page, rules)
     return [f"{where}: {line}" for line in described(violations).splitlines()] if violations else []
+
+
+# axe-core's own list of the rules that read colours and run by default (not its AAA contrast rule):
+# if an upgrade adds one, the dark scheme's audit must run it too.
+AXE_COLOUR_RULES = (
+    """() => axe.getRules(["cat.color"]).filter((rule) => !rule.tags.includes("wcag2aaa")).map((rule) => rule.ruleId).sort()"""
+)
 
 
 # Elements that run past the right edge of the page, except inside an element meant to scroll
@@ -112,11 +126,15 @@ OVERFLOWING = """() => {
 class Visit:
     """One page, in one tab, step by step."""
 
-    def __init__(self, page: Page, path: str, lesson: str | None) -> None:
+    def __init__(self, page: Page, path: str, lesson: str | None, tour: Tour) -> None:
         self.page = page
         self.path = path
         self.panel = PanelPage(page, panel(lesson)) if lesson else None
         self.params: dict[str, Any] = self.panel.spec.defaults() if self.panel else {}
+        self.tour = tour
+        # Every rule in the dark scheme too on the tour's first page (see the module's docstring).
+        self.every_rule_in_the_dark = path == tour.pages[0]
+        self.declared = ""
 
     def steps(self) -> list[Step]:
         steps = [Step("opening", OPENS, self.open), Step("reading its policy", POLICY, self.policy)]
@@ -148,7 +166,7 @@ class Visit:
         return []
 
     def policy(self) -> list[str]:
-        declared = self.page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content") or ""
+        declared = self.declared = self.page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content") or ""
         return [] if POLICY_DECLARED.search(declared) else [f"the page declares the policy {declared!r}"]
 
     def boot(self) -> list[str]:
@@ -169,7 +187,13 @@ class Visit:
     def auditor(self, scheme: str) -> Callable[[], list[str]]:
         def audited() -> list[str]:
             self.show_scheme(scheme)
-            return audit(self.page, "axe-core")
+            if scheme == "light" or self.every_rule_in_the_dark:
+                found = audit(self.page, "axe-core")
+                colours = self.page.evaluate(AXE_COLOUR_RULES)
+                if colours != sorted(COLOUR_RULES):
+                    found.append(f"axe-core's colour rules are {colours}, and the dark scheme's audits run {sorted(COLOUR_RULES)}")
+                return found
+            return audit(self.page, "axe-core (its colour rules)", COLOUR_RULES)
 
         return audited
 
@@ -210,12 +234,14 @@ class Visit:
             samples.first.click()
             expect(page.locator(".lk-sample-status").first).to_contain_text("ran in your browser")
         # Material's search runs in a worker of its own, and its palette toggle in an inline script.
-        search = page.get_by_role("textbox", name="Search").first
-        search.click()
-        expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
-        search.press_sequentially("context", delay=20)
-        expect(page.locator(".md-search-result__item").first).to_be_visible()
-        search.press("Escape")
+        if self.declared not in self.tour.searched:
+            self.tour.searched.add(self.declared)
+            search = page.get_by_role("textbox", name="Search").first
+            search.click()
+            expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+            search.press_sequentially("context", delay=20)
+            expect(page.locator(".md-search-result__item").first).to_be_visible()
+            search.press("Escape")
         before = page.evaluate("() => document.body.dataset.mdColorScheme")
         page.locator("form[data-md-component=palette] label:not([hidden])").click()
         expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", before)
@@ -235,7 +261,7 @@ class Guide:
 
     def visit(self, path: str, lesson: str | None, tour: Tour) -> None:
         page = self.context.new_page()
-        steps = Visit(page, path, lesson).steps()
+        steps = Visit(page, path, lesson, tour).steps()
         try:
             for index, step in enumerate(steps):
                 self.watch.clear()
