@@ -241,6 +241,16 @@ class PanelPage:
         )
 
 
+# Pyodide, the engine's snapshot and the lessonkit wheel. A context that holds them back (a route
+# that never answers) keeps Python from starting at all, as a link too slow to bring them would:
+# only the build's views can answer, and the browser spends nothing on an engine the test does not use.
+RUNTIME = re.compile(r".*/assets/(pyodide|snapshots|wheels)/[^/]+$")
+
+
+def hold_back_the_engine(context: BrowserContext) -> None:
+    context.route(RUNTIME, lambda route: None)
+
+
 def wait_for_engine(panel_page: PanelPage) -> None:
     # Stop waiting as soon as the engine gives up too, and say why it did.
     expect(panel_page.panel).to_have_attribute("data-engine", re.compile(r"^(ready|failed)$"), timeout=ENGINE_BOOT_MS)

@@ -18,17 +18,16 @@ import pytest
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import PanelPage, open_panel, wait_for_engine
+from tests.browser.harness import RUNTIME, PanelPage, hold_back_the_engine, open_panel, wait_for_engine
 
 FINITE = sorted(lesson for lesson in panel_ids() if panel(lesson).finite)
-WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")
 
 
 @pytest.mark.parametrize("lesson", FINITE)
 def test_a_finite_panel_answers_from_the_builds_views_while_python_is_still_starting(open_context, panel_paths, lesson):
     context = open_context()
-    # The wheel never arrives, so Python never starts: only the build's views can answer.
-    context.route(WHEEL, lambda route: None)
+    # The runtime never arrives, so Python never starts: only the build's views can answer.
+    hold_back_the_engine(context)
     spec = panel(lesson)
     panel_page = open_panel(context.new_page(), lesson, panel_paths[lesson], engine=False)
     expect(panel_page.panel).to_have_attribute("data-engine", "booting")
@@ -41,10 +40,9 @@ def test_a_finite_panel_answers_from_the_builds_views_while_python_is_still_star
     expect(panel_page.panel).to_have_attribute("data-answered-by", "build")
     expect(panel_page.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
     expect(panel_page.panel).to_have_attribute("data-engine", "booting")
-    context.unroute(WHEEL)
+    context.unroute(RUNTIME)
 
 
-RUNTIME = re.compile(r".*/assets/(pyodide|snapshots|wheels)/[^/]+$")
 # The view box shows exactly `html`: both parsed by the page's own parser, so no serializing differs.
 SHOWS_VIEW = """([lesson, html]) => {
   const box = document.querySelector(`section.lk-panel[data-lesson="${lesson}"] .lk-view`);
@@ -73,7 +71,7 @@ def test_a_first_change_on_any_lesson_is_answered_by_the_builds_views_while_pyth
     # Reduced motion, so working memory's timeline only moves when the reader moves it.
     context = open_context(reduced_motion="reduce")
     # Pyodide, the snapshot and the wheel never arrive, as on a slow link: Python cannot start.
-    context.route(RUNTIME, lambda route: None)
+    hold_back_the_engine(context)
     tab = context.new_page()
 
     memory = open_panel(tab, "working-memory", panel_paths["working-memory"], engine=False)
@@ -101,7 +99,7 @@ VIEWS = re.compile(r".*/assets/lessonkit/views/[^/]+\.json\.gz$")
 @pytest.mark.parametrize("lesson", FINITE)
 def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_from_them(open_context, panel_paths, lesson):
     context = open_context()
-    context.route(WHEEL, lambda route: None)  # Python never starts: the head's request must serve
+    hold_back_the_engine(context)  # Python never starts: the head's request must serve
     asked = []
     context.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
     spec = panel(lesson)
@@ -114,7 +112,7 @@ def test_a_page_asks_for_its_precomputed_views_once_from_its_head_and_answers_fr
     assert len(asked) == 1, f"the views were asked for {len(asked)} times: {asked}"
     # Asked for by the head's script (early.js), whose request the shell took over.
     assert panel_page.page.evaluate("() => [...(window.lessonkitEarly?.views || new Map()).keys()]") == asked
-    context.unroute(WHEEL)
+    context.unroute(RUNTIME)
 
 
 def follow_link(page, name: str, path: str) -> None:

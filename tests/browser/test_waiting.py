@@ -12,9 +12,8 @@ import re
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel
-from tests.browser.harness import open_panel
+from tests.browser.harness import RUNTIME, hold_back_the_engine, open_panel
 
-WHEEL = re.compile(r".*/assets/wheels/.*\.whl$")
 PENDING = re.compile(r"\blk-pending\b")
 
 # Every class and aria-busy value the panel and its view take, the old value of each change
@@ -31,7 +30,7 @@ RECORD_DIMMING = """(section) => {
 
 def test_a_view_answered_at_once_replaces_the_last_without_the_panel_dimming(open_context, panel_paths):
     context = open_context()
-    context.route(WHEEL, lambda route: None)  # Python never starts: the build's views answer at once
+    hold_back_the_engine(context)  # Python never starts: the build's views answer at once
     spec = panel("context-compression")
     lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
     lesson.panel.evaluate(RECORD_DIMMING)
@@ -45,12 +44,12 @@ def test_a_view_answered_at_once_replaces_the_last_without_the_panel_dimming(ope
     assert not [value for value in dimming if PENDING.search(value) or value == "true"], dimming
     expect(lesson.panel).not_to_have_class(PENDING)
     expect(lesson.panel.locator(".lk-view")).not_to_have_attribute("aria-busy", "true")
-    context.unroute(WHEEL)
+    context.unroute(RUNTIME)
 
 
 def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(open_context, panel_paths):
     context = open_context()
-    context.route(WHEEL, lambda route: None)  # Python never starts, and no build view holds the second change
+    hold_back_the_engine(context)  # Python never starts, and no build view holds the second change
     spec = panel("working-memory")
     lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
     question = next(control for control in spec.controls if control.name == "question")
@@ -78,4 +77,4 @@ def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(o
     # Still the view of the settings before the change: nothing has answered the new ones.
     assert lesson.panel.get_attribute("data-answered-by") == "build"
     expect(lesson.panel.locator(".lk-view")).to_contain_text(spec.view(spec.defaults()).export["question"]["text"])
-    context.unroute(WHEEL)
+    context.unroute(RUNTIME)
