@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from lessonkit.authoring.glossary import load_glossary
 from tests.browser.conftest import ROOT, SITE
-from tests.browser.harness import open_panel
+from tests.browser.harness import hold_back_the_engine, open_panel
 
 LESSON = "/lessons/context-compression/"
 
@@ -17,6 +17,7 @@ def definition(anchor: str) -> str:
 
 
 def test_a_glossary_terms_definition_shows_when_the_keyboard_reaches_it(page: Page):
+    hold_back_the_engine(page.context)  # the lesson's prose is read here, not its experiment
     page.goto(LESSON)
     page.get_by_role("button", name="Copy for AI").focus()
     first = page.locator("article a.lk-term").first
@@ -33,6 +34,7 @@ def test_a_glossary_terms_definition_shows_when_the_keyboard_reaches_it(page: Pa
 
 
 def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: Page):
+    hold_back_the_engine(page.context)  # the page's Markdown is the build's: Python adds nothing to it
     page.goto(LESSON)
     page.get_by_role("button", name="Copy for AI").click()
     expect(page.get_by_role("status").filter(has_text="Copied this page as Markdown.")).to_be_visible()
@@ -51,7 +53,9 @@ def test_copy_for_ai_follows_instant_navigation_to_the_next_page(page: Page):
 
 
 def test_on_paper_a_panel_keeps_its_state_and_drops_what_only_a_screen_can_use(page: Page):
-    lesson = open_panel(page, "context-compression", LESSON)
+    # Every setting of this panel is answered from the build's views: the state printed is the one shown.
+    hold_back_the_engine(page.context)
+    lesson = open_panel(page, "context-compression", LESSON, engine=False)
     lesson.choose("Policy", "Summarize older turns")
     lesson.seek(60)
     status = lesson.status
