@@ -325,11 +325,7 @@ class Reader:
             tab = self.tabs[lesson] = self.context.new_page()
             tab.goto(self.home)  # a page of the site, whose storage the items go into
         else:
-            # The tab the reader looks at: a browser gives a tab in the background no animation frames.
-            tab.bring_to_front()
-            tab.evaluate(FOLLOW, self.home)
-            tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
-            expect(tab.locator("section.lk-panel")).to_have_count(0)
+            self._go_home(tab)
         # Once the panel has closed, nothing is left to write what the last test did back into
         # storage; what the panel reads as it starts is set now, as a reader's settings would be.
         tab.evaluate(
@@ -346,6 +342,24 @@ class Reader:
         if engine:
             wait_for_engine(panel_page)
         return panel_page
+
+    def _go_home(self, tab: Page) -> None:
+        # The tab the reader looks at: a browser gives a tab in the background no animation frames.
+        tab.bring_to_front()
+        tab.evaluate(FOLLOW, self.home)
+        tab.wait_for_function("(home) => location.pathname === new URL(home, location.href).pathname", arg=self.home)
+        expect(tab.locator("section.lk-panel")).to_have_count(0)
+
+    def come_back(self, panel_page: Opened) -> Opened:
+        """The reader leaves `panel_page`'s lesson by the site's links and follows one back, with
+        everything the browser's storage holds kept: the panel starts anew from what it finds there."""
+        tab, spec = panel_page.page, panel_page.spec
+        path = tab.evaluate("() => location.pathname")
+        self._go_home(tab)
+        again = type(panel_page)(tab, spec)
+        tab.evaluate(FOLLOW, path)
+        expect(again.panel).to_be_visible()
+        return again
 
     def forget(self) -> None:
         for tab in self.tabs.values():
