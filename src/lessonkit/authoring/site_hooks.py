@@ -134,8 +134,8 @@ def on_post_build(config: Any) -> None:
     engine = engine_key(assets / "wheels" / wheel, pyodide_version)
     if not _LAST_ENGINE.put_back(engine, assets):
         make_snapshot(root, assets / "wheels" / wheel, snapshot)
-        write_precomputed_views(assets)
-        _LAST_ENGINE.keep(engine, assets, [snapshot, *precomputed_views(assets)])
+        views = write_precomputed_views(assets)
+        _LAST_ENGINE.keep(engine, assets, [snapshot, *views])
     manifest = {
         "pyodide": "../pyodide/",
         "pyodide_version": pyodide_version,
@@ -203,21 +203,13 @@ def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
     return target
 
 
-def write_precomputed_views(assets: Path) -> None:
+def write_precomputed_views(assets: Path) -> list[Path]:
     """Each panel's precomputed views (every view of a finite panel, a reader's first change on any
-    other), computed by the engine being built, beside the shell."""
+    other), computed by the engine being built, beside the shell; the files written."""
     from lessonkit.authoring.precompute import write_views
     from lessonkit.registry import panel, panel_ids
 
-    for lesson in panel_ids():
-        write_views(panel(lesson), assets)
-
-
-def precomputed_views(assets: Path) -> list[Path]:
-    """Where write_precomputed_views writes each panel's views."""
-    from lessonkit.registry import panel, panel_ids
-
-    return [assets / "lessonkit" / panel(lesson).precomputed for lesson in panel_ids()]
+    return [write_views(panel(lesson), assets) for lesson in panel_ids()]
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
