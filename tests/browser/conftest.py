@@ -120,27 +120,57 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 FAILED = pytest.StashKey[bool]()
 
 
-@pytest.fixture(scope="session")
-def kept_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str]) -> Iterator[Reader]:
+def keep_a_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str], *, clock: bool = False) -> Reader:
     watch = Watch(site_url)
     context = watched_context(browser, site_url, watch)
+    if clock:
+        # Before any page opens: the clock runs as the real one does until a test pauses it.
+        context.clock.install()
     # Home is where a reader passes between two visits: a page with no panel, so the lesson's panel closes.
     home = next(path for path in site_pages(site_dir) if path not in panel_paths.values())
-    yield Reader(context, watch, home)
-    context.close()
+    return Reader(context, watch, home)
+
+
+def a_test_with(kept: Reader, request: pytest.FixtureRequest) -> Iterator[Reader]:
+    kept.watch.clear()
+    yield kept
+    problems = kept.watch.problems()
+    if problems or request.node.stash.get(FAILED, False):
+        kept.forget()
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def kept_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str]) -> Iterator[Reader]:
+    kept = keep_a_reader(browser, site_url, site_dir, panel_paths)
+    yield kept
+    kept.context.close()
 
 
 @pytest.fixture
 def reader(kept_reader: Reader, request: pytest.FixtureRequest) -> Iterator[Reader]:
     """The reader who keeps the course open (harness.Reader): `reader.visit(lesson, path)` is the
     lesson's panel, fresh, with its engine already running."""
-    kept_reader.watch.clear()
-    yield kept_reader
-    problems = kept_reader.watch.problems()
-    if problems or request.node.stash.get(FAILED, False):
-        kept_reader.forget()
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
+    yield from a_test_with(kept_reader, request)
+
+
+@pytest.fixture(scope="session")
+def kept_clocked_reader(browser: Browser, site_url: str, site_dir: Path, panel_paths: dict[str, str]) -> Iterator[Reader]:
+    kept = keep_a_reader(browser, site_url, site_dir, panel_paths, clock=True)
+    yield kept
+    kept.context.close()
+
+
+@pytest.fixture
+def clocked_reader(kept_clocked_reader: Reader, request: pytest.FixtureRequest) -> Iterator[Reader]:
+    """A reader who keeps the course open in a context on Playwright's clock, for tests that depend on
+    elapsed time: it runs as the real one does for the visit, the test pauses it and moves it
+    (`page.clock.run_for`), and it runs on again after the test, whatever the test did."""
+    try:
+        yield from a_test_with(kept_clocked_reader, request)
+    finally:
+        kept_clocked_reader.context.clock.resume()
 
 
 @pytest.fixture

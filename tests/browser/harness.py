@@ -261,6 +261,15 @@ def wait_for_engine(panel_page: PanelPage) -> None:
 Opened = TypeVar("Opened", bound=PanelPage)
 
 
+def pause_the_clock(panel_page: Opened) -> Opened:
+    """`panel_page` with its time in the test's hands, on a context whose clock was installed: paused
+    a second from now, it moves only through `page.clock.run_for`."""
+    # Playwright's Python API takes a number as Unix time in seconds (a page's Date.now() is in
+    # milliseconds: given as such, the clock leapt some 55,000 years ahead, once per test).
+    panel_page.page.clock.pause_at(panel_page.page.evaluate("Date.now()") / 1_000 + 1)
+    return panel_page
+
+
 def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage) -> Opened:
     """Open the page holding `lesson`'s panel, driven as `as_` (a lesson's own PanelPage); with `engine`,
     wait until Pyodide answers it."""
@@ -283,6 +292,33 @@ FOLLOW = """(href) => {
 }"""
 
 
+# A browser whose storage is full, or switched off for the site, as a visit can ask for: the
+# storage the panel opens as it starts is what the window holds then, so breaking it in the reader's
+# window before the link is followed is what a page loaded that way finds. Kept aside, and put back
+# before the reader's next visit.
+BROKEN_STORAGE = ("full", "switched off")
+BREAK_STORAGE = """(how) => {
+    window.__lkStorage = { setItem: Storage.prototype.setItem, local: Object.getOwnPropertyDescriptor(window, "localStorage") };
+    if (how === "full") {
+        // Every write fails, as a full storage's would.
+        Storage.prototype.setItem = function () { throw new DOMException("The quota has been exceeded.", "QuotaExceededError"); };
+    } else {
+        // Merely touching localStorage throws, as it does where the reader has switched storage off.
+        Object.defineProperty(window, "localStorage", { configurable: true, get() {
+            throw new DOMException("Access is denied for this document.", "SecurityError");
+        } });
+    }
+}"""
+MEND_STORAGE = """() => {
+    const kept = window.__lkStorage;
+    if (!kept) return;
+    Storage.prototype.setItem = kept.setItem;
+    if (kept.local) Object.defineProperty(window, "localStorage", kept.local);
+    else delete window.localStorage;
+    delete window.__lkStorage;
+}"""
+
+
 class Reader:
     """A reader who keeps the course open in one tab per lesson, for the whole test session.
 
@@ -291,7 +327,7 @@ class Reader:
     from the lesson's tab it follows a link home (a page with no panel, so the lesson's panel closes),
     forgets what the last test wrote in the browser's storage, and follows a link back to the lesson
     (with `fragment`, a link to one state of the experiment). The panel is then built anew, as on any
-    arrival; only the engine is kept.
+    arrival; only the engine is kept. A new tab opens home and arrives the same way.
 
     One watched context holds the tabs, so a test is failed by what happened during it alone (see
     `Watch.clear`). A tab whose test failed is closed (`forget`): the next test boots a fresh one.
@@ -311,16 +347,17 @@ class Reader:
         fragment: str = "",
         reduced_motion: bool = False,
         stored: dict[str, str] | None = None,
+        storage: str = "",
         viewport: dict[str, int] | None = None,
         engine: bool = True,
         as_: type[Opened] = PanelPage,
     ) -> Opened:
         """`lesson`'s panel on `path`, fresh and (with `engine`) answered by a running engine, as `as_`
         drives it; `stored`: what the site's storage holds as the panel starts (a reader's earlier
-        notes or baseline, say); `viewport`: the window's size, 1280 × 720 unless given."""
+        notes or baseline, say); `storage`: "full" or "switched off" (BROKEN_STORAGE) for this visit;
+        `viewport`: the window's size, 1280 × 720 unless given."""
         target = path + (f"#{fragment}" if fragment else "")
         tab = self.tabs.get(lesson)
-        kept = tab is not None and not tab.is_closed()
         if tab is None or tab.is_closed():
             tab = self.tabs[lesson] = self.context.new_page()
             tab.goto(self.home)  # a page of the site, whose storage the items go into
@@ -328,14 +365,16 @@ class Reader:
             self._go_home(tab)
         # Once the panel has closed, nothing is left to write what the last test did back into
         # storage; what the panel reads as it starts is set now, as a reader's settings would be.
+        tab.evaluate(MEND_STORAGE)
         tab.evaluate(
             "(items) => { localStorage.clear(); sessionStorage.clear(); for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
             stored or {},
         )
+        if storage:
+            assert storage in BROKEN_STORAGE, f"storage can be {BROKEN_STORAGE}, not {storage!r}"
+            tab.evaluate(BREAK_STORAGE, storage)
         tab.emulate_media(reduced_motion="reduce" if reduced_motion else "no-preference")
         tab.set_viewport_size(viewport or WINDOW)
-        if not kept:
-            return open_panel(tab, lesson, path, fragment=fragment, engine=engine, as_=as_)
         panel_page = as_(tab, panel(lesson))
         tab.evaluate(FOLLOW, target)
         expect(panel_page.panel).to_be_visible()

@@ -14,7 +14,6 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.panel import Choice, Text, Toggle
-from tests.browser.harness import open_panel
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
 from tests.browser.tour import settle
 
@@ -107,18 +106,13 @@ RECORD_ANNOUNCEMENTS = """(panel) => {
 }"""
 
 
-# Every write fails, as a full storage's would: a message about the notes then stays on screen
-# while the reader plays, and must not be said again at every view.
-FULL_STORAGE = "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
-
-
-def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(open_context, panel_on_page):
+def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(reader, panel_on_page):
     spec, path = panel_on_page
     if not spec.timeline:
         pytest.skip(f"{spec.lesson} has no playback")
-    context = open_context()
-    context.add_init_script(FULL_STORAGE)
-    panel_page = open_panel(context.new_page(), spec.lesson, path)
+    # Every write fails, as a full storage's would: a message about the notes then stays on screen
+    # while the reader plays, and must not be said again at every view.
+    panel_page = reader.visit(spec.lesson, path, storage="full")
     page = panel_page.page
     panel_page.notes.fill("Kept on screen only.")
     expect(panel_page.panel).to_contain_text("could not be saved in this browser")

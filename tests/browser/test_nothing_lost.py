@@ -16,16 +16,11 @@ from typing import Any
 from playwright.sync_api import expect
 
 from lessonkit.panel import Panel, Text
-from tests.browser.harness import RUNTIME, PanelPage, hold_back_the_engine, open_panel
+from tests.browser.harness import PanelPage
 
-# A storage that is full, or switched off, has to be so before any page script runs: those tests
-# open a fresh context whose init script breaks it, and hold the engine back (nothing they check
-# needs Python, and a boot is most of what a fresh context costs). The others use the reader's kept tab.
-FULL = "Storage.prototype.setItem = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
-SWITCHED_OFF = (
-    "Object.defineProperty(window, 'localStorage', { configurable: true, get() {"
-    " throw new DOMException('Access is denied for this document.', 'SecurityError'); } });"
-)
+# Every test uses the reader's kept tab. A full storage and one switched off are the tab's storage
+# broken before the link to the lesson is followed (Reader.visit's `storage`): the panel opens the
+# window's storage as it starts, so it finds it broken as a page loaded that way would.
 
 
 def key(spec: Panel, name: str) -> str:
@@ -102,12 +97,9 @@ def test_a_corrupt_saved_baseline_is_warned_about_kept_as_it_was_and_exported(re
     assert "{not json" in exported_notes(panel_page)["unreadable"].values()
 
 
-def test_a_full_storage_keeps_what_was_written_on_screen_with_a_warning_and_export_works(open_context, panel_on_page):
+def test_a_full_storage_keeps_what_was_written_on_screen_with_a_warning_and_export_works(reader, panel_on_page):
     spec, path = panel_on_page
-    context = open_context()
-    context.add_init_script(FULL)
-    hold_back_the_engine(context)
-    panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
+    panel_page = reader.visit(spec.lesson, path, storage="full", engine=False)
 
     typed = write_everything(panel_page)
 
@@ -115,15 +107,11 @@ def test_a_full_storage_keeps_what_was_written_on_screen_with_a_warning_and_expo
     expect(panel_page.panel).to_contain_text("The baseline could not be saved in this browser: QuotaExceededError")
     expect_on_screen(panel_page, typed)
     expect_exported(panel_page, typed)
-    context.unroute(RUNTIME)
 
 
-def test_a_storage_switched_off_entirely_keeps_what_was_written_on_screen_with_a_warning_and_export_works(open_context, panel_on_page):
+def test_a_storage_switched_off_entirely_keeps_what_was_written_on_screen_with_a_warning_and_export_works(reader, panel_on_page):
     spec, path = panel_on_page
-    context = open_context()
-    context.add_init_script(SWITCHED_OFF)
-    hold_back_the_engine(context)
-    panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
+    panel_page = reader.visit(spec.lesson, path, storage="switched off", engine=False)
     expect(panel_page.panel).to_contain_text("Your notes can't be kept in this browser: SecurityError")
 
     typed = write_everything(panel_page)
@@ -131,7 +119,6 @@ def test_a_storage_switched_off_entirely_keeps_what_was_written_on_screen_with_a
     expect(panel_page.panel).to_contain_text("The baseline could not be saved in this browser: SecurityError")
     expect_on_screen(panel_page, typed)
     expect_exported(panel_page, typed)
-    context.unroute(RUNTIME)
 
 
 def test_each_lesson_keeps_its_own_notes(reader, panel_paths):

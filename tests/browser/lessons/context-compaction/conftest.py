@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator
 
 from lessonkit.lessons.context_compaction import Compaction, Run, lesson, simulate
 from lessonkit.lessons.context_compaction.panel import LESSON, PANEL
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, Reader, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json
 
 LESSON_PATH = "/lessons/context-compaction/"
 
@@ -64,10 +64,6 @@ class LessonPage(PanelPage):
         return self.state_in("Exact state JSON of this request")
 
 
-def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> LessonPage:
-    return open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment, as_=LessonPage)
-
-
 @pytest.fixture
 def lesson_page(reader: Reader) -> LessonPage:
     """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
@@ -75,9 +71,9 @@ def lesson_page(reader: Reader) -> LessonPage:
 
 
 @pytest.fixture
-def lesson_opener() -> Callable[..., LessonPage]:
-    """For tests that open the lesson from a link of their own."""
-    return open_lesson
+def lesson_from_a_link(reader: Reader) -> Callable[[str], LessonPage]:
+    """For tests that reach the lesson by a link of their own: its fragment, the experiment's state."""
+    return lambda fragment: reader.visit(LESSON, LESSON_PATH, fragment=fragment, as_=LessonPage)
 
 
 @pytest.fixture

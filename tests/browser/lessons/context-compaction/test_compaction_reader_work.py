@@ -49,8 +49,8 @@ def test_export_run_json_holds_the_whole_run_and_the_request_shown_apart(lesson_
     assert exported["inspection"] == {"time_s": 16, "request": 16}
 
 
-def test_a_link_to_a_refused_setting_reopens_it_with_its_refusal(page, lesson_opener, engine):
-    lesson_page = lesson_opener(page, fragment="set_overlap=true&overlap=0&time=5")
+def test_a_link_to_a_refused_setting_reopens_it_with_its_refusal(lesson_from_a_link, engine):
+    lesson_page = lesson_from_a_link("set_overlap=true&overlap=0&time=5")
 
     view = engine.view(set_overlap=True, overlap=0, time=5)
     lesson_page.expect_view(view)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator
 
 from lessonkit.lessons import context_compression as compression
 from lessonkit.lessons.context_compression.panel import LESSON, PANEL
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, Reader, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json, pause_the_clock
 
 LESSON_PATH = "/lessons/context-compression/"
 
@@ -52,10 +51,6 @@ class LessonPage(PanelPage):
         return self.state_in("Exact state JSON of this arrival")
 
 
-def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> LessonPage:
-    return open_panel(page, LESSON, LESSON_PATH, engine=engine, fragment=fragment, as_=LessonPage)
-
-
 @pytest.fixture
 def lesson_page(reader: Reader) -> LessonPage:
     """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
@@ -63,9 +58,15 @@ def lesson_page(reader: Reader) -> LessonPage:
 
 
 @pytest.fixture
-def lesson_opener() -> Callable[..., LessonPage]:
-    """For tests that must prepare the page (media emulation, say) before the lesson loads."""
-    return open_lesson
+def lesson_on_a_clock(clocked_reader: Reader) -> LessonPage:
+    """The lesson with its page's time in the test's hands: from here on it moves only through run_for."""
+    return pause_the_clock(clocked_reader.visit(LESSON, LESSON_PATH, as_=LessonPage))
+
+
+@pytest.fixture
+def lesson_with_reduced_motion(reader: Reader) -> LessonPage:
+    """The lesson for a reader who asked for reduced motion."""
+    return reader.visit(LESSON, LESSON_PATH, reduced_motion=True, as_=LessonPage)
 
 
 @pytest.fixture(scope="session")

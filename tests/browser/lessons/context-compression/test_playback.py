@@ -155,9 +155,8 @@ def test_the_timeline_and_the_buttons_work_from_the_keyboard(lesson_page, engine
     lesson_page.expect_view(engine.view(time=0))
 
 
-def test_with_reduced_motion_play_steps_to_the_next_arrival_and_stays_paused(page, lesson_opener, engine):
-    page.emulate_media(reduced_motion="reduce")
-    lesson_page = lesson_opener(page)
+def test_with_reduced_motion_play_steps_to_the_next_arrival_and_stays_paused(lesson_with_reduced_motion, engine):
+    lesson_page = lesson_with_reduced_motion
     first, second = engine.marks[:2]
 
     lesson_page.button("Play messages").click()
@@ -173,12 +172,11 @@ def test_with_reduced_motion_play_steps_to_the_next_arrival_and_stays_paused(pag
     expect(lesson_page.button("Resume")).to_be_visible()
 
 
-def test_a_paused_replay_shows_the_arrival_its_timeline_points_at(page, lesson_opener, engine):
+def test_a_paused_replay_shows_the_arrival_its_timeline_points_at(lesson_on_a_clock, engine):
     # The page's clock is Playwright's, so the replay stops at a moment chosen here, not by the
     # machine's speed: just before the first arrival, closer to it than to the previous step.
-    page.clock.install()
-    lesson_page = lesson_opener(page)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1_000)
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
     first_arrival = engine.marks[0]
     step = engine.panel.timeline.step
 

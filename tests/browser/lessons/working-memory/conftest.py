@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from lessonkit.lessons import working_memory as retrieval
 from lessonkit.lessons.working_memory.panel import INSPECTION_SECONDS, LESSON, PANEL, STAGE_SECONDS
 from lessonkit.panel import View
-from tests.browser.harness import PanelPage, Reader, as_json, open_panel
+from tests.browser.harness import PanelPage, Reader, as_json, open_panel, pause_the_clock
 
 LESSON_PATH = "/lessons/working-memory/"
 FINAL = INSPECTION_SECONDS
@@ -132,6 +132,18 @@ def open_lesson(page: Page, *, engine: bool = True, fragment: str = "") -> Lesso
 def lesson_page(reader: Reader) -> LessonPage:
     """The lesson as a newcomer finds it, in the tab the reader keeps open (its engine already running)."""
     return reader.visit(LESSON, LESSON_PATH, as_=LessonPage)
+
+
+@pytest.fixture
+def lesson_on_a_clock(clocked_reader: Reader) -> LessonPage:
+    """The lesson with its page's time in the test's hands: from here on it moves only through run_for."""
+    return pause_the_clock(clocked_reader.visit(LESSON, LESSON_PATH, as_=LessonPage))
+
+
+@pytest.fixture
+def lesson_with_reduced_motion(reader: Reader) -> LessonPage:
+    """The lesson for a reader who asked for reduced motion."""
+    return reader.visit(LESSON, LESSON_PATH, reduced_motion=True, as_=LessonPage)
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """The staged inspection's clock: Play, Pause, Next stage, Restart inspection, Speed, and what
 restarts or pauses it by itself.
 
-Tests that depend on elapsed time run on Playwright's clock, so a moment is chosen by the test and
-never by the machine's speed; the only real waits prove that nothing moves.
+Tests that depend on elapsed time run on Playwright's clock (`lesson_on_a_clock`), so a moment is
+chosen by the test and never by the machine's speed; the only real waits prove that nothing moves.
 """
 
 from __future__ import annotations
@@ -12,16 +12,9 @@ from playwright.sync_api import expect
 STILL_MS = 1_000  # how long a paused inspection is watched for not moving
 
 
-def open_on_a_fake_clock(page, lesson_opener):
-    """The lesson with the page's time in the test's hands: it moves only through run_for."""
-    page.clock.install()
-    lesson_page = lesson_opener(page)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1_000)
-    return lesson_page
-
-
-def test_play_unfolds_the_four_stages_and_pause_freezes_the_elapsed_time(page, lesson_opener, engine):
-    lesson_page = open_on_a_fake_clock(page, lesson_opener)
+def test_play_unfolds_the_four_stages_and_pause_freezes_the_elapsed_time(lesson_on_a_clock, engine):
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
     lesson_page.expect_playing(False)
 
     lesson_page.button("Play").click()
@@ -44,8 +37,9 @@ def test_play_unfolds_the_four_stages_and_pause_freezes_the_elapsed_time(page, l
     lesson_page.expect_playing(False)
 
 
-def test_next_stage_pauses_at_each_ten_second_boundary(page, lesson_opener, engine):
-    lesson_page = open_on_a_fake_clock(page, lesson_opener)
+def test_next_stage_pauses_at_each_ten_second_boundary(lesson_on_a_clock, engine):
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
 
     for mark in engine.marks[1:]:
         lesson_page.button("Next stage").click()
@@ -81,8 +75,9 @@ def test_restart_inspection_keeps_the_settings_and_the_speed(lesson_page, engine
     lesson_page.expect_view(engine.view(10, question="deployment-region", store="semantic"))
 
 
-def test_changing_speed_counts_the_time_already_played_at_the_old_pace(page, lesson_opener):
-    lesson_page = open_on_a_fake_clock(page, lesson_opener)
+def test_changing_speed_counts_the_time_already_played_at_the_old_pace(lesson_on_a_clock):
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
     assert lesson_page.chosen("Speed") == "Normal"
     assert [option.strip() for option in lesson_page.combobox("Speed").locator("option").all_inner_texts()] == [
         "Quarter",
@@ -108,8 +103,9 @@ def test_changing_speed_counts_the_time_already_played_at_the_old_pace(page, les
     expect(lesson_page.timeline).to_have_value("10")
 
 
-def test_every_kind_of_input_change_restarts_the_inspection_and_plays_it(page, lesson_opener, engine):
-    lesson_page = open_on_a_fake_clock(page, lesson_opener)
+def test_every_kind_of_input_change_restarts_the_inspection_and_plays_it(lesson_on_a_clock, engine):
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
     changes = [
         {"store": "all"},
         {"include_previous": False},
@@ -132,8 +128,9 @@ def test_every_kind_of_input_change_restarts_the_inspection_and_plays_it(page, l
         lesson_page.expect_view(engine.view(10, **settings))
 
 
-def test_a_hidden_tab_pauses_the_inspection(page, lesson_opener, engine):
-    lesson_page = open_on_a_fake_clock(page, lesson_opener)
+def test_a_hidden_tab_pauses_the_inspection(lesson_on_a_clock, engine):
+    lesson_page = lesson_on_a_clock
+    page = lesson_page.page
     lesson_page.button("Play").click()
     page.clock.run_for(3_500)
 
@@ -150,11 +147,19 @@ def test_a_hidden_tab_pauses_the_inspection(page, lesson_opener, engine):
     page.clock.run_for(10_000)
     expect(lesson_page.timeline).to_have_value("3")
     lesson_page.expect_view(engine.view(3))
+    # The reader's tab keeps its document from one lesson to the next: it is shown again.
+    page.evaluate(
+        """() => {
+            delete document.hidden;
+            delete document.visibilityState;
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
 
 
-def test_with_reduced_motion_an_input_change_does_not_play_and_play_steps_one_stage(page, lesson_opener, engine):
-    page.emulate_media(reduced_motion="reduce")
-    lesson_page = lesson_opener(page)
+def test_with_reduced_motion_an_input_change_does_not_play_and_play_steps_one_stage(lesson_with_reduced_motion, engine):
+    lesson_page = lesson_with_reduced_motion
+    page = lesson_page.page
     expect(lesson_page.panel.get_by_text(engine.panel.playback.stepping_hint)).to_be_visible()
 
     lesson_page.set(**engine.walkthrough, word_budget=9)
