@@ -161,15 +161,22 @@ def test_a_finite_panel_whose_views_were_not_read_ahead_is_answered_live_once_py
     assert own == [], f"the lesson fetched views it did not need: {asked}"
 
 
-def test_a_lesson_reached_by_the_navigation_links_its_stylesheet_which_the_page_before_had_not(page, panel_paths):
+def test_a_lesson_reached_by_the_navigation_links_its_stylesheet_which_the_page_before_had_not(open_context, panel_paths):
     # The authors' guide links no lesson's stylesheet, and the site's navigation does not reload
-    # the head: the shell links the one the lesson's section names.
-    open_panel(page, "control-kinds", panel_paths["control-kinds"])
+    # the head: the shell links the one the lesson's section names. Its engine plays no part.
+    context = open_context()
+    hold_back_the_engine(context)
+    page = context.new_page()
+    open_panel(page, "control-kinds", panel_paths["control-kinds"], engine=False)
     sheet = "/assets/lessonkit/" + panel("context-compression").stylesheet
     loaded = "(sheet) => [...document.styleSheets].some((each) => each.href && new URL(each.href).pathname.endsWith(sheet))"
     assert page.evaluate(loaded, sheet) is False
-    summarize_in_the_next_lesson(page, panel_paths)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    follow_link(page, "Context compression", panel_paths["context-compression"])
+    expect(PanelPage(page, panel("context-compression")).panel).to_be_visible()
+    assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
     page.wait_for_function(loaded, arg=sheet)
+    context.unroute(RUNTIME)
 
 
 WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
@@ -190,9 +197,9 @@ def test_the_engine_runs_in_the_worker_the_pages_head_started(open_context, pane
     lesson.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
 
 
-def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, panel_paths):
+def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(reader, panel_paths):
     spec = panel("control-kinds")
-    panel_page = open_panel(page, spec.lesson, panel_paths[spec.lesson])
+    panel_page = reader.visit(spec.lesson, panel_paths[spec.lesson])
     # Two changes from the start: the build computed the views of one.
     panel_page.choose("Turn size", "Large turns (12 tokens)")
     panel_page.control("slider", "Window budget").fill("64")
@@ -203,8 +210,9 @@ def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(page, p
     )
 
 
-def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at_once(page, panel_paths):
-    lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
+def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at_once(reader, panel_paths):
+    lesson = reader.visit("context-compression", panel_paths["context-compression"])
+    page = lesson.page
     page.evaluate("() => { window.__sameDocument = true; }")
 
     follow_link(page, "For authors", panel_paths["control-kinds"])
@@ -225,8 +233,9 @@ def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at
 SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")
 
 
-def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_not_read(page, panel_paths):
-    lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
+def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_not_read(reader, panel_paths):
+    lesson = reader.visit("context-compression", panel_paths["context-compression"])
+    page = lesson.page
     expect(lesson.panel.locator(".lk-answered-by")).to_contain_text("restored from the build's snapshot")
 
     # A module the snapshot never imported, reading its fixture: the wheel's files are back.
@@ -266,8 +275,8 @@ def listeners_on_window_and_document(page) -> Counter[str]:
         devtools.detach()
 
 
-def test_a_lesson_left_and_reached_again_by_the_sites_navigation_leaves_no_listener_behind(page, panel_paths):
-    open_panel(page, "working-memory", panel_paths["working-memory"])
+def test_a_lesson_left_and_reached_again_by_the_sites_navigation_leaves_no_listener_behind(reader, panel_paths):
+    page = reader.visit("working-memory", panel_paths["working-memory"]).page
     page.evaluate("() => { window.__sameDocument = true; }")
 
     def there_and_back() -> Counter[str]:
@@ -287,8 +296,9 @@ def test_a_lesson_left_and_reached_again_by_the_sites_navigation_leaves_no_liste
     assert again == first, f"listeners gained {dict(again - first)}, lost {dict(first - again)}"
 
 
-def test_a_timeline_playing_when_the_reader_leaves_stops_where_it_was(page, panel_paths):
-    memory = open_panel(page, "working-memory", panel_paths["working-memory"])
+def test_a_timeline_playing_when_the_reader_leaves_stops_where_it_was(reader, panel_paths):
+    memory = reader.visit("working-memory", panel_paths["working-memory"])
+    page = memory.page
     page.evaluate("() => { window.__left = document.querySelector('section.lk-panel'); }")
     moment = "() => window.__left.querySelector('.lk-timeline input[type=range]').value"
     memory.button(memory.spec.playback.play).click()

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel_ids
-from tests.browser.harness import ENGINE_BOOT_MS, PanelPage, open_panel
+from tests.browser.harness import ENGINE_BOOT_MS, PanelPage, hold_back_the_engine, open_panel
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
 
 # What goes missing, and the words the panel must use for it.
@@ -88,6 +88,8 @@ def test_a_shell_that_cannot_load_leaves_the_starting_state_and_says_to_reload(o
     spec, path = panel_on_page
     context = open_context(expected_errors=(r"404", r"Failed to load resource"))
     context.route(re.compile(r".*/assets/lessonkit/shell\.js$"), lambda route: route.fulfill(status=404, body="gone"))
+    # The head starts the engine's worker before the shell runs; without a shell nothing can use it.
+    hold_back_the_engine(context)
     panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
     expect_unstarted(panel_page, spec.words.shell_missing)
 
