@@ -379,3 +379,48 @@ test("a table that cannot be read leaves every view to Python", async () => {
   assert.deepEqual(await asked, VIEW);
   assert.equal(engine.source("context-compression", { budget: 36 }), "live");
 });
+
+// A connection that asks to save data: nothing of the engine is downloaded until the reader asks.
+
+test("on a connection that saves data the engine is held: no worker, and a view waits without failing", async () => {
+  const { engine, states } = started({ savesData: () => true });
+  assert.equal(FakeWorker.made.length, 0, "no worker, so nothing of Pyodide is fetched");
+  assert.deepEqual(states, ["idle", "held"]);
+  const asked = engine.view("context-compression", { budget: 24 });
+  engine.start(); // the shell starting again (another page's panels) does not download it either
+  assert.equal(FakeWorker.made.length, 0);
+  assert.equal(await settled(asked), false, "the view waits for the reader, it is not refused");
+});
+
+test("a held engine starts when the reader asks, and what was asked meanwhile is posted to it", async () => {
+  const { engine, states } = started({ savesData: () => true });
+  const asked = engine.view("context-compression", { budget: 24 });
+  engine.start({ asked: true });
+  const [worker] = FakeWorker.made;
+  assert.deepEqual(states, ["idle", "held", "booting"]);
+  assert.deepEqual(worker.posted, [
+    { id: 1, kind: "view", lesson: "context-compression", params: { budget: 24 }, baseline: null, export: false },
+  ]);
+  worker.ready();
+  worker.answerView(VIEW);
+  assert.deepEqual(await asked, VIEW);
+  engine.restart(); // asked once is asked for good: a restart does not hold it again
+  assert.equal(FakeWorker.made.length, 2);
+});
+
+test("running a sample is asking for the engine, even on a connection that saves data", async () => {
+  const { engine } = started({ savesData: () => true });
+  const ran = engine.run("print(1)", null, "<code block: n1>", "/lessons/x/");
+  const [worker] = FakeWorker.made;
+  assert.equal(engine.state, "booting");
+  assert.equal(worker.posted[0].kind, "run");
+  worker.say({ kind: "answer", id: 1, ok: true, result: { output: "1\n", error: null } });
+  assert.deepEqual(await ran, { output: "1\n", error: null });
+});
+
+test("a held engine's waiting views are told why when it is restarted before it ran", async () => {
+  const { engine } = started({ savesData: () => true });
+  const asked = engine.view("context-compression", { budget: 24 });
+  engine.restart("the page was left");
+  await assert.rejects(asked, /the page was left/);
+});

@@ -31,7 +31,11 @@ import { PAGE_WORDS as WORDS } from "./words.js";
 /** @typedef {import("./types/protocol.js").EngineAnswer} EngineAnswer */
 /** @typedef {import("./types/protocol.js").RunResult} RunResult */
 /** @typedef {import("./types/protocol.js").EarlyStart} EarlyStart */
-/** @typedef {"idle" | "booting" | "ready" | "failed"} State */
+/**
+ * "held": the reader's connection asks to save data (navigator.connection.saveData), so the engine
+ * is not downloaded until the reader asks for it (`start({asked: true})`, or running a sample).
+ * @typedef {"idle" | "held" | "booting" | "ready" | "failed"} State
+ */
 /** @typedef {"build" | "live"} Source */
 /** @typedef {import("./types/protocol.js").ViewRequest} ViewRequest */
 /** @typedef {import("./types/protocol.js").RunAnswer} RunAnswer */
@@ -39,6 +43,16 @@ import { PAGE_WORDS as WORDS } from "./words.js";
  * A request's answer once the engine has not refused it: a view's parsed EngineAnswer, a run's RunAnswer.
  * @typedef {{ok: true, view: View} | RunAnswer} Settled
  */
+
+/**
+ * Whether the reader's connection asks to save data (a browser setting, or a metered network):
+ * then the engine, megabytes of Pyodide and its snapshot, waits until the reader asks for it.
+ * early.js asks the same question before it starts the worker.
+ */
+function connectionSavesData() {
+  const connection = /** @type {{connection?: {saveData?: boolean}}} */ (globalThis.navigator)?.connection;
+  return Boolean(connection && connection.saveData);
+}
 
 /** What early.js left on the window, if it ran. */
 const early = () => /** @type {{lessonkitEarly?: EarlyStart}} */ (globalThis).lessonkitEarly;
@@ -73,11 +87,17 @@ async function fetchTable(url) {
 export class Engine {
   /**
    * @param {string | URL} workerURL
-   * @param {{bootTimeout?: number, liveViews?: number}} [options]  `liveViews`: how many views Python computed are kept
+   * @param {{bootTimeout?: number, liveViews?: number, savesData?: () => boolean}} [options]  `liveViews`: how
+   *   many views Python computed are kept; `savesData`: whether the connection asks to save data (the browser's own answer by default)
    */
-  constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS, liveViews = LIVE_VIEWS } = {}) {
+  constructor(workerURL, { bootTimeout = BOOT_TIMEOUT_MS, liveViews = LIVE_VIEWS, savesData = connectionSavesData } = {}) {
     this.workerURL = workerURL;
     this.bootTimeout = bootTimeout;
+    this.savesData = savesData;
+    // Once the reader has asked for the engine, a connection that saves data no longer holds it back.
+    this.asked = false;
+    /** @type {Array<{id: number, kind: string} & Record<string, unknown>>} requests made while the engine was held */
+    this.queued = [];
     /** @type {State} */
     this.state = "idle";
     /** @type {string | null} */
@@ -120,8 +140,18 @@ export class Engine {
     return () => this.listeners.delete(listener);
   }
 
-  start() {
+  /**
+   * Start the engine's worker, unless it runs already. On a connection that asks to save data the
+   * engine is only held ("held") until the reader asks for it: `asked`.
+   * @param {{asked?: boolean}} [options]
+   */
+  start({ asked = false } = {}) {
     if (this.worker) return;
+    if (asked) this.asked = true;
+    if (!this.asked && this.savesData()) {
+      if (this.state !== "held") this.#setState("held", null);
+      return;
+    }
     this.generation += 1;
     this.#setState("booting", null);
     // The page's first script may have started the worker already (early.js): adopt it.
@@ -158,6 +188,8 @@ export class Engine {
     // What the adopted worker said before the shell ran, in the order it said it (early.js keeps
     // only events of the three types listened for above).
     for (const event of adopted ? adopted.events : []) on[/** @type {keyof typeof on} */ (event.type)](event);
+    // What was asked while the engine was held waits inside the worker until it is ready, as any request does.
+    for (const message of this.queued.splice(0)) worker.postMessage(message);
   }
 
   /**
@@ -301,6 +333,7 @@ export class Engine {
    * @returns {Promise<RunResult>}
    */
   run(code, session, blockId, page = location.pathname) {
+    this.start({ asked: true }); // running a sample is asking for Python
     return this.#request({ kind: "run", code, session: session || null, blockId, page }).then((answer) => answer.result);
   }
 
@@ -313,14 +346,16 @@ export class Engine {
   #request(message) {
     if (this.state === "idle") this.start();
     const { worker } = this;
-    if (this.state === "failed" || !worker) {
+    const held = this.state === "held";
+    if (this.state === "failed" || (!worker && !held)) {
       return Promise.reject(new Error(fill(WORDS.engine_not_running, { reason: String(this.reason) })));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // The worker answers each id with an answer to that request's kind.
       this.pending.set(id, { resolve: /** @type {(answer: Settled) => void} */ (resolve), reject });
-      worker.postMessage({ id, ...message });
+      if (worker) worker.postMessage({ id, ...message });
+      else this.queued.push({ id, ...message });
     });
   }
 
@@ -361,6 +396,7 @@ export class Engine {
     clearTimeout(this.timer);
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.queued = [];
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const { reject } of waiting) reject(new Error(reason));

@@ -359,7 +359,10 @@ export class Panel {
     const source = engine.source(this.lesson, params, this.current.baseline ?? null);
     const running = engine.info ? fill(words.engine_named, { version: engine.info.pyodide, start: engine.info.start }) : words.engine_unnamed;
     let text;
-    if (source === "build") text = engine.state === "ready" ? fill(words.answered_by_build_ready, { engine: running }) : words.answered_by_build;
+    if (source === "build") {
+      if (engine.state === "ready") text = fill(words.answered_by_build_ready, { engine: running });
+      else text = engine.state === "held" ? words.answered_by_build_held : words.answered_by_build;
+    }
     else text = fill(words.answered_live, { engine: running });
     if (this.answeredBy.textContent !== text) this.answeredBy.textContent = text;
     this.section.dataset.answeredBy = source;
@@ -406,6 +409,11 @@ export class Panel {
       );
     } else if (engine.state === "ready") {
       this.engineBox.replaceChildren();
+    } else if (engine.state === "held") {
+      this.engineBox.replaceChildren(
+        h("p", { class: "lk-engine-note" }, pending ? words.engine_held_pending : words.engine_held),
+        button(words.start_engine, "lk-start-engine", () => engine.start({ asked: true })),
+      );
     } else {
       this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, pending ? words.engine_starting_pending : words.engine_starting));
     }

@@ -113,6 +113,16 @@ class Words:
         "wait for the engine: retry, or reload the page."
     )
     retry: str = "Retry starting the engine"
+    # A connection that asks to save data: the engine is not downloaded until the reader asks for it.
+    engine_held: str = (
+        "Your connection asks to save data, so this page has not downloaded the Python engine. "
+        "The views the build computed still answer; start the engine to try any other setting."
+    )
+    engine_held_pending: str = (
+        "This setting needs the Python engine, which this page has not downloaded because your connection asks to save data. "
+        "Start the engine to see its view."
+    )
+    start_engine: str = "Start the Python engine"
     view_failed: str = "This view could not be computed: {reason}"
     # Which engine answered: findable under the status, but not a live region, so a screen reader
     # does not announce it on every change.
@@ -120,6 +130,7 @@ class Words:
     answered_by_build_ready: str = (
         "Answered from the views the build computed with this lesson's engine; the same engine runs in your browser ({engine})."
     )
+    answered_by_build_held: str = "Answered from the views the build computed with this lesson's engine; Python is not downloaded here yet."
     answered_live: str = "Answered by this lesson's Python engine, running in your browser ({engine})."
     # The {engine} above: before it has said which it is, then its {version} and how it started
     # ({start}: the worker's own account, such as "restored from the build's snapshot").

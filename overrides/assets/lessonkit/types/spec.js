@@ -157,9 +157,13 @@
  * @property {string} engine_starting_pending
  * @property {string} engine_failed
  * @property {string} retry
+ * @property {string} engine_held
+ * @property {string} engine_held_pending
+ * @property {string} start_engine
  * @property {string} view_failed
  * @property {string} answered_by_build
  * @property {string} answered_by_build_ready
+ * @property {string} answered_by_build_held
  * @property {string} answered_live
  * @property {string} engine_unnamed
  * @property {string} engine_named

@@ -1,0 +1,79 @@
+"""A reader whose connection asks to save data downloads no Python runtime until they ask for it.
+
+Chromium says whether the connection asks to save data in `navigator.connection.saveData` (the
+reader's data saver, or a network the system knows to be metered). The tests make it say so before
+any page script runs. The page then reads as always, the build's views still answer, and the panel
+says why Python is not there and offers to start it; running a sample starts it too, since that is
+asking for Python.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import BrowserContext, expect
+
+from lessonkit.registry import panel
+from tests.browser.harness import RUNTIME, PanelPage, open_panel, wait_for_engine
+from tests.browser.test_every_panel import another_value, set_control, settings
+
+SAVES_DATA = "Object.defineProperty(NetworkInformation.prototype, 'saveData', { configurable: true, get: () => true });"
+WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
+
+
+def saving_data(open_context) -> tuple[BrowserContext, list[str]]:
+    """A context whose connection asks to save data, and every request for the engine it makes."""
+    context = open_context()
+    context.add_init_script(SAVES_DATA)
+    asked: list[str] = []
+    context.on("request", lambda request: asked.append(request.url) if RUNTIME.match(request.url) or WORKER.match(request.url) else None)
+    return context, asked
+
+
+def test_a_reader_who_only_reads_downloads_no_python_runtime_and_can_start_it(open_context, panel_paths):
+    context, asked = saving_data(open_context)
+    spec = panel("context-compression")  # finite: the build computed every view
+    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
+    page = lesson.page
+
+    expect(lesson.panel).to_have_attribute("data-engine", "held")
+    expect(lesson.panel.locator(".lk-engine-note")).to_have_text(spec.words.engine_held)
+    lesson.choose("Policy", "Summarize older turns")
+    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}))
+    expect(lesson.panel).to_have_attribute("data-answered-by", "build")
+    expect(lesson.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build_held)
+    page.wait_for_load_state("networkidle")
+    assert asked == [], f"the page downloaded the engine although the connection asks to save data: {asked}"
+
+    lesson.button(spec.words.start_engine).click()
+    wait_for_engine(lesson)
+    assert [url for url in asked if WORKER.match(url)], "the reader asked for the engine and no worker started"
+    assert [url for url in asked if "/assets/pyodide/" in url], asked
+    lesson.button(spec.words.capture).click()  # a view with a baseline is never precomputed: Python answers it
+    lesson.choose("Policy", "Evict oldest")
+    baseline = {**spec.defaults(), "policy": "summarize"}
+    lesson.expect_view(spec.view(spec.defaults(), baseline))
+    expect(lesson.panel).to_have_attribute("data-answered-by", "live")
+
+
+def test_a_setting_only_python_can_answer_says_why_it_waits_and_running_a_sample_starts_the_engine(open_context, panel_paths):
+    context, asked = saving_data(open_context)
+    spec = panel("working-memory")  # not finite: the build computed only the views of a first change
+    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
+    page = lesson.page
+    expect(lesson.panel).to_have_attribute("data-engine", "held")
+
+    first, second = settings(spec)[:2]
+    params = {**spec.defaults(), first.name: another_value(first)}
+    set_control(lesson, first, params[first.name])
+    lesson.expect_view(spec.view(params))
+    params[second.name] = another_value(second)
+    set_control(lesson, second, params[second.name])
+    expect(lesson.panel.locator(".lk-engine-note")).to_have_text(spec.words.engine_held_pending)
+    assert asked == []
+
+    page.get_by_role("button", name="Run sample 1", exact=True).click()
+    expect(page.locator(".lk-sample-status").first).to_contain_text("ran in your browser", timeout=60_000)
+    wait_for_engine(PanelPage(page, spec))
+    lesson.expect_view(spec.view(params))
+    assert [url for url in asked if WORKER.match(url)], asked
