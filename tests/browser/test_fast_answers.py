@@ -60,7 +60,7 @@ def answered_by_the_build_before_python(lesson: PanelPage, change: dict) -> None
     view = spec.view({**spec.defaults(), **change})
     lesson.expect_view(view)
     lesson.page.wait_for_function(SHOWS_VIEW, arg=[spec.lesson, view.html])
-    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_starting)
+    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_downloading)
     expect(lesson.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build)
     expect(lesson.panel).to_have_attribute("data-answered-by", "build")
     expect(lesson.panel).to_have_attribute("data-engine", "booting")

@@ -1,8 +1,8 @@
 """A reader whose connection asks to save data downloads no Python runtime until they ask for it.
 
 Chromium says whether the connection asks to save data in `navigator.connection.saveData` (the
-reader's data saver, or a network the system knows to be metered). The tests make it say so before
-any page script runs. The page then reads as always, the build's views still answer, and the panel
+reader's data saver, or a network the system knows to be metered). The tests turn Chromium's own
+data saver on, through its debugging protocol, before the page loads. The page then reads as always, the build's views still answer, and the panel
 says why Python is not there and offers to start it; running a sample starts it too, since that is
 asking for Python.
 """
@@ -11,30 +11,32 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import CDPSession, Page, expect
 
 from lessonkit.registry import panel
 from tests.browser.harness import RUNTIME, PanelPage, open_panel, wait_for_engine
 from tests.browser.test_every_panel import another_value, set_control, settings
 
-SAVES_DATA = "Object.defineProperty(NetworkInformation.prototype, 'saveData', { configurable: true, get: () => true });"
 WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
 
 
-def saving_data(open_context) -> tuple[BrowserContext, list[str]]:
-    """A context whose connection asks to save data, and every request for the engine it makes."""
+def saving_data(open_context) -> tuple[Page, list[str], CDPSession]:
+    """A tab whose connection asks to save data, every request for the engine its context makes, and
+    the debugging session that turned the data saver on (kept as long as the tab)."""
     context = open_context()
-    context.add_init_script(SAVES_DATA)
     asked: list[str] = []
     context.on("request", lambda request: asked.append(request.url) if RUNTIME.match(request.url) or WORKER.match(request.url) else None)
-    return context, asked
+    page = context.new_page()
+    devtools = context.new_cdp_session(page)
+    devtools.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
+    return page, asked, devtools
 
 
 def test_a_reader_who_only_reads_downloads_no_python_runtime_and_can_start_it(open_context, panel_paths):
-    context, asked = saving_data(open_context)
+    page, asked, _data_saver = saving_data(open_context)
     spec = panel("context-compression")  # finite: the build computed every view
-    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
-    page = lesson.page
+    lesson = open_panel(page, spec.lesson, panel_paths[spec.lesson], engine=False)
+    assert page.evaluate("() => navigator.connection.saveData") is True
 
     expect(lesson.panel).to_have_attribute("data-engine", "held")
     expect(lesson.panel.locator(".lk-engine-note")).to_have_text(spec.words.engine_held)
@@ -57,10 +59,9 @@ def test_a_reader_who_only_reads_downloads_no_python_runtime_and_can_start_it(op
 
 
 def test_a_setting_only_python_can_answer_says_why_it_waits_and_running_a_sample_starts_the_engine(open_context, panel_paths):
-    context, asked = saving_data(open_context)
+    page, asked, _data_saver = saving_data(open_context)
     spec = panel("working-memory")  # not finite: the build computed only the views of a first change
-    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
-    page = lesson.page
+    lesson = open_panel(page, spec.lesson, panel_paths[spec.lesson], engine=False)
     expect(lesson.panel).to_have_attribute("data-engine", "held")
 
     first, second = settings(spec)[:2]

@@ -3,16 +3,19 @@
 - A view that arrives at once replaces the last one; the panel never dims for it, and its view
   never says it is busy (a dim lasting a frame is only a flicker).
 - A panel kept waiting dims, says aria-busy, and says why, once the wait has lasted a moment.
+- While the engine starts, a bar counts the bytes of its files as they arrive, of the total the
+  build declared, and the live region beside it names each stage once: downloading, starting.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel
-from tests.browser.harness import RUNTIME, hold_back_the_engine, open_panel
+from tests.browser.harness import RUNTIME, hold_back_the_engine, open_panel, wait_for_engine
 
 PENDING = re.compile(r"\blk-pending\b")
 
@@ -73,8 +76,49 @@ def test_a_panel_kept_waiting_dims_says_it_is_busy_and_says_why_after_a_moment(o
 
     expect(lesson.panel).to_have_class(PENDING)
     expect(lesson.panel.locator(".lk-view")).to_have_attribute("aria-busy", "true")
-    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_starting_pending)
+    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_downloading_pending)
     # Still the view of the settings before the change: nothing has answered the new ones.
     assert lesson.panel.get_attribute("data-answered-by") == "build"
     expect(lesson.panel.locator(".lk-view")).to_contain_text(spec.view(spec.defaults()).export["question"]["text"])
     context.unroute(RUNTIME)
+
+
+# Every value the engine's bar takes, and every text of the engine's live region, as they change.
+RECORD_PROGRESS = """(section) => {
+  window.__bar = [];
+  window.__said = [];
+  const bar = section.querySelector("progress.lk-engine-progress");
+  const region = section.querySelector(".lk-engine");
+  const record = () => window.__bar.push([bar.value, bar.max]);
+  new MutationObserver(record).observe(bar, { attributes: true, attributeFilter: ["value", "max"] });
+  new MutationObserver(() => window.__said.push(region.textContent)).observe(region, { childList: true, subtree: true, characterData: true });
+  record();
+}"""
+
+# A link slow enough that the engine's files take seconds to arrive (Chromium's own emulation,
+# which paces the worker's requests too): about 18 MB at 40 Mbit/s.
+CABLE = {"offline": False, "latency": 20, "downloadThroughput": 40e6 / 8, "uploadThroughput": 40e6 / 8}
+
+
+def test_while_the_engine_downloads_a_bar_counts_its_bytes_and_the_live_region_names_each_stage_once(open_context, panel_paths, site_dir):
+    spec = panel("context-compression")
+    page = open_context().new_page()
+    network = page.context.new_cdp_session(page)
+    network.send("Network.emulateNetworkConditions", CABLE)
+    lesson = open_panel(page, spec.lesson, panel_paths[spec.lesson], engine=False)
+    expect(lesson.panel.locator(".lk-engine")).to_have_text(spec.words.engine_downloading)
+    expect(lesson.panel.locator(".lk-engine-download")).to_be_visible()
+    lesson.panel.evaluate(RECORD_PROGRESS)
+    wait_for_engine(lesson)
+
+    bar, said = page.evaluate("() => [window.__bar, window.__said]")
+    declared = json.loads((site_dir / "assets" / "lessonkit" / "runtime.json").read_text(encoding="utf-8"))["downloads"]
+    total = sum(declared.values())
+    assert {most for _, most in bar} == {total}, f"the bar's total is not the {total:,} bytes the build declared: {bar[:3]}"
+    received = [value for value, _ in bar]
+    assert received == sorted(received), "the bar went backwards"
+    assert len(set(received)) >= 5, f"the bar hardly moved: {received}"
+    assert received[-1] == total, f"the bar ended at {received[-1]:,} of {total:,} bytes"
+    # The stages once each, never an amount: the bar and its figures are outside the live region.
+    assert said == [spec.words.engine_starting, ""], said
+    expect(lesson.panel.locator(".lk-engine-download")).to_be_hidden()

@@ -424,3 +424,29 @@ test("a held engine's waiting views are told why when it is restarted before it 
   engine.restart("the page was left");
   await assert.rejects(asked, /the page was left/);
 });
+
+// How far the engine's start has come, as the worker counts it.
+
+test("the worker's progress is kept and told to every listener, and forgotten once the engine is ready", () => {
+  const { engine, worker } = started();
+  const seen = [];
+  engine.subscribe((each) => seen.push(each.progress && { ...each.progress }));
+  worker.say({ kind: "progress", stage: "downloading", received: 1_000, total: 18_000 });
+  worker.say({ kind: "progress", stage: "starting", received: 18_000, total: 18_000 });
+  assert.deepEqual(seen, [
+    null,
+    { stage: "downloading", received: 1_000, total: 18_000 },
+    { stage: "starting", received: 18_000, total: 18_000 },
+  ]);
+  worker.ready();
+  assert.equal(engine.progress, null);
+});
+
+test("a restart forgets the progress of the worker it stopped, and ignores what that worker still says", () => {
+  const { engine, worker } = started();
+  worker.say({ kind: "progress", stage: "downloading", received: 1_000, total: 18_000 });
+  engine.restart();
+  assert.equal(engine.progress, null);
+  worker.say({ kind: "progress", stage: "downloading", received: 9_000, total: 18_000 });
+  assert.equal(engine.progress, null);
+});

@@ -10,7 +10,9 @@
 //                                 -> lessonkit.runtime.run(code, blockId, session, page); blockId is the
 //                                    sample's "<code block: …>" id in the build, hence its __name__;
 //                                    page keeps each page's sessions apart in a worker that outlives it
-//   worker -> page  {kind: "ready", pyodide, seconds, start}  engine booted; start says how
+//   worker -> page  {kind: "progress", stage, received, total} while it starts: the bytes of its files so
+//                                                            far ("downloading"), then "starting" once all are here
+//                   {kind: "ready", pyodide, seconds, start}  engine booted; start says how
 //                                                            (restored from the build's snapshot, or not and why)
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, text}                for "view": runtime.answer's JSON text,
@@ -104,6 +106,8 @@ export class Engine {
     this.reason = null;
     /** @type {{pyodide: string, seconds: number, start: string} | null} once ready */
     this.info = null;
+    /** @type {{stage: "downloading" | "starting", received: number, total: number} | null} while booting, once the worker has said */
+    this.progress = null;
     // Bumped for every new worker: Python globals (sample sessions) live and die with a worker.
     this.generation = 0;
     /** @type {Worker | null} */
@@ -365,8 +369,12 @@ export class Engine {
    */
   #receive(worker, data) {
     if (worker !== this.worker || !data) return;
-    if (data.kind === "ready") {
+    if (data.kind === "progress") {
+      this.progress = { stage: data.stage, received: data.received, total: data.total };
+      for (const listener of this.listeners) listener(this);
+    } else if (data.kind === "ready") {
       clearTimeout(this.timer);
+      this.progress = null;
       this.info = { pyodide: data.pyodide, seconds: data.seconds, start: data.start };
       console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide}, ${data.start})`);
       this.#setState("ready", null);
@@ -397,6 +405,7 @@ export class Engine {
     if (this.worker) this.worker.terminate();
     this.worker = null;
     this.queued = [];
+    this.progress = null;
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const { reject } of waiting) reject(new Error(reason));

@@ -66,6 +66,11 @@ export class Panel {
     this.refusal = /** @type {HTMLElement | null} */ (section.querySelector(".lk-refusal")) || h("p", { class: "lk-refusal", role: "alert", hidden: true });
     this.engineBox = section.querySelector(".lk-engine") || h("div", { class: "lk-engine", "aria-live": "polite" });
     this.answeredBy = h("p", { class: "lk-answered-by" });
+    // How much of the engine has arrived: beside the engine's live region, not in it, so a screen
+    // reader hears the stage change (downloading, starting) and not every hundredth of a second.
+    this.downloaded = h("progress", { class: "lk-engine-progress", "aria-label": this.words.engine_progress_label });
+    this.downloadedText = h("span", { class: "lk-engine-amount" });
+    this.downloadBox = h("div", { class: "lk-engine-download", hidden: true }, this.downloaded, this.downloadedText);
     ensureStylesheet(section.dataset.stylesheet);
     // The build's views answer while Python starts. A page reached by the site's navigation finds
     // Python running, and then reading the table would only hold up the page it came to show.
@@ -159,7 +164,7 @@ export class Panel {
     const placeholder = section.querySelector(".lk-controls");
     if (placeholder) placeholder.replaceWith(this.controls);
     else section.prepend(this.controls);
-    this.controls.after(this.messages.element, this.engineBox);
+    this.controls.after(this.messages.element, this.engineBox, this.downloadBox);
     if (!this.refusal.isConnected) this.status.after(this.refusal);
     this.refusal.after(this.baseline.element, this.answeredBy);
     this.section.append(this.notes.element);
@@ -398,7 +403,9 @@ export class Panel {
     const pending = this.wanted.key !== this.current.key;
     // Re-render only on a real change: the Retry button must keep focus, and the live region
     // must not repeat itself at every mark.
-    const shown = `${engine.state}|${engine.reason}|${pending}`;
+    const stage = engine.progress?.stage ?? "downloading"; // until the worker has said, it is fetching its files
+    this.#showDownload(engine.state === "booting" ? engine.progress : null);
+    const shown = `${engine.state}|${engine.reason}|${pending}|${stage}`;
     if (shown === this.engineShown) return;
     this.engineShown = shown;
     this.#holdControls(engine.state === "failed");
@@ -415,8 +422,25 @@ export class Panel {
         button(words.start_engine, "lk-start-engine", () => engine.start({ asked: true })),
       );
     } else {
-      this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, pending ? words.engine_starting_pending : words.engine_starting));
+      const [waiting, meanwhile] =
+        stage === "downloading" ? [words.engine_downloading_pending, words.engine_downloading] : [words.engine_starting_pending, words.engine_starting];
+      this.engineBox.replaceChildren(h("p", { class: "lk-engine-note" }, pending ? waiting : meanwhile));
     }
+  }
+
+  /**
+   * The bar of the engine's download: bytes received of the total its files weigh, while it boots.
+   * @param {{received: number, total: number} | null} progress
+   */
+  #showDownload(progress) {
+    this.downloadBox.hidden = !progress || !progress.total;
+    if (!progress || !progress.total) return;
+    const received = Math.min(progress.received, progress.total);
+    this.downloaded.max = progress.total;
+    this.downloaded.value = received;
+    const megabytes = (/** @type {number} */ bytes) => (bytes / 1e6).toFixed(1);
+    const text = fill(this.words.engine_progress, { received: megabytes(received), total: megabytes(progress.total) });
+    if (this.downloadedText.textContent !== text) this.downloadedText.textContent = text;
   }
 
   /** No control pretends to work while the engine is down: settings and time wait for a retry. */

@@ -115,6 +115,91 @@ async function checkWebAssembly() {
   }
 }
 
+// How often, at most, the page hears how far the download has come: often enough for a bar that
+// moves smoothly, seldom enough that messages cost nothing beside the bytes they count.
+const PROGRESS_MS = 100;
+
+/**
+ * What the engine downloads to start, counted as it arrives, so the page can show real progress.
+ * The manifest declares each file with its bytes, whose sum is the total. A file fetched with
+ * fetch() (WebAssembly, the standard library, the snapshot, the wheel) is counted as its body
+ * streams in, from a clone of the response: Pyodide still gets the browser's own response, which it
+ * compiles while it streams. A script (importScripts) is counted once loaded, from the browser's
+ * resource timing. Only declared files count; a HEAD request has no body and is not counted.
+ */
+class Downloads {
+  /**
+   * @param {Record<string, number>} declared  each file's absolute address, with its bytes
+   * @param {(message: FromWorker) => void} tell
+   */
+  constructor(declared, tell) {
+    this.declared = declared;
+    this.tell = tell;
+    this.total = Object.values(declared).reduce((sum, bytes) => sum + bytes, 0);
+    this.received = 0;
+    /** @type {"downloading" | "starting"} */
+    this.stage = "downloading";
+    this.told = -Infinity;
+  }
+
+  /** Count the body of `response`, if it is one of the engine's files, without touching the response itself. */
+  /** @param {Response} response */
+  count(response) {
+    if (!(response.url in this.declared) || !response.ok || !response.body) return;
+    const reader = response.clone().body?.getReader();
+    if (!reader) return;
+    const read = async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        this.#add(value.byteLength);
+      }
+    };
+    read().catch(() => {}); // a download that fails is reported by whoever asked for it
+  }
+
+  /** A script the worker loaded, counted from its resource timing entry. */
+  /** @param {PerformanceResourceTiming} entry */
+  loaded(entry) {
+    if (entry.initiatorType !== "fetch" && entry.name in this.declared) this.#add(entry.decodedBodySize);
+  }
+
+  /** Everything is here: what is left is Python's own start. */
+  starting() {
+    if (this.stage === "starting") return;
+    this.stage = "starting";
+    this.#say();
+  }
+
+  /** @param {number} bytes */
+  #add(bytes) {
+    this.received += bytes;
+    if (this.received >= this.total) this.starting();
+    else if (performance.now() - this.told >= PROGRESS_MS) this.#say();
+  }
+
+  #say() {
+    this.told = performance.now();
+    this.tell({ kind: "progress", stage: this.stage, received: this.received, total: this.total });
+  }
+}
+
+/** @type {Downloads | null} */
+let downloads = null;
+const fetchFromTheSite = self.fetch.bind(self);
+/** @type {typeof fetch} */
+self.fetch = async (input, init) => {
+  const response = await fetchFromTheSite(input, init);
+  downloads?.count(response);
+  return response;
+};
+// Scripts loaded with importScripts (Pyodide's loader and its asm.js) are seen here once complete.
+if (typeof PerformanceObserver === "function") {
+  new PerformanceObserver((list) => {
+    for (const entry of /** @type {PerformanceResourceTiming[]} */ (list.getEntries())) downloads?.loaded(entry);
+  }).observe({ type: "resource", buffered: true });
+}
+
 /** @returns {Promise<{pyodide: string, seconds: number, start: string}>} */
 async function boot() {
   const started = performance.now();
@@ -130,6 +215,10 @@ async function boot() {
     throw new Error(`the runtime manifest ${manifestURL} is not valid JSON (${describe(error)})`);
   }
   const indexURL = new URL(manifest.pyodide, manifestURL).href;
+  downloads = new Downloads(
+    Object.fromEntries(Object.entries(manifest.downloads || {}).map(([address, bytes]) => [new URL(address, manifestURL).href, Number(bytes)])),
+    say,
+  );
   // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
   // so it starts first; the wheel is needed only once Pyodide runs.
   const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate).then(expandMemory) : null;
@@ -166,6 +255,7 @@ async function boot() {
     }
   }
   if (!pyodide) pyodide = await loadPyodide({ indexURL, ...log });
+  downloads.starting(); // whatever was not counted (a file served from elsewhere, say), Python has it now
   // Straight into site-packages, as an installer would; no dependency resolution needed: the
   // engine is pure Python using the standard library only.
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
@@ -179,9 +269,12 @@ async function boot() {
   return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000, start };
 }
 
-const booted = boot();
 /** @param {FromWorker} message */
-const say = (message) => postMessage(message);
+function say(message) {
+  postMessage(message);
+}
+
+const booted = boot();
 
 booted.then(
   (info) => say({ kind: "ready", ...info }),

@@ -141,9 +141,17 @@ def on_post_build(config: Any) -> None:
         "pyodide_version": pyodide_version,
         "wheel": f"../wheels/{wheel}",
         "snapshot": f"../snapshots/{snapshot.name}",
+        "downloads": engine_downloads(assets, [*(assets / "pyodide" / name for name in PYODIDE_FILES), snapshot, assets / "wheels" / wheel]),
     }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def engine_downloads(assets: Path, files: list[Path]) -> dict[str, int]:
+    """What the engine's worker downloads to start, by its address from the manifest, with each
+    file's bytes: their sum is the whole of the page's progress bar (worker.js counts each body as
+    it arrives against it)."""
+    return {f"../{path.relative_to(assets).as_posix()}": path.stat().st_size for path in files}
 
 
 def engine_key(wheel: Path, pyodide_version: str) -> str:

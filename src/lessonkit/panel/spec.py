@@ -106,8 +106,17 @@ class Words:
     link_copied: str = "The link to this experiment is copied: {url}"
     link_not_copied: str = "Copy this link to share the experiment as it is now: {url}"
     link_refused: str = "The link's settings were not used ({reason}); the experiment starts from its defaults."
+    # While the engine boots: first its files arrive, then Python starts. The note is a live region,
+    # so it says what already works and changes only with the stage; the bar beside it counts the bytes.
+    engine_downloading: str = (
+        "Downloading the Python engine… Meanwhile the lesson reads as it is, and the views the build computed answer your changes."
+    )
+    engine_downloading_pending: str = "Downloading the Python engine… The view updates when it is ready."
     engine_starting: str = "Starting the Python engine…"
     engine_starting_pending: str = "Starting the Python engine… The view updates when it is ready."
+    # The bar's name, and its amount: {received} and {total} in megabytes, one decimal.
+    engine_progress_label: str = "Python engine downloaded"
+    engine_progress: str = "{received} of {total} MB"
     engine_failed: str = (
         "The Python engine could not start: {reason}. The experiment keeps showing the last computed view, and its controls "
         "wait for the engine: retry, or reload the page."

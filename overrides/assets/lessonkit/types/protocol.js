@@ -44,6 +44,17 @@
  */
 
 /**
+ * How far the engine's start has come: the bytes of its files received so far, of the total the
+ * build declared (runtime.json's `downloads`), while "downloading"; then "starting", once every file
+ * is here and Python itself starts.
+ * @typedef {object} Progress
+ * @property {"progress"} kind
+ * @property {"downloading" | "starting"} stage
+ * @property {number} received
+ * @property {number} total
+ */
+
+/**
  * Booting failed (the worker may also fire an "error" event).
  * @typedef {object} Failed
  * @property {"failed"} kind
@@ -85,7 +96,7 @@
 
 /** @typedef {ViewAnswer | RunAnswer | Refused} Answer */
 
-/** Everything the worker posts to the page. @typedef {Ready | Failed | Answer} FromWorker */
+/** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer} FromWorker */
 
 /**
  * `runtime.answer`'s JSON, parsed: the view, or the engine's refusal in its own words.

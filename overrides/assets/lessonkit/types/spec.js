@@ -153,8 +153,12 @@
  * @property {string} link_copied
  * @property {string} link_not_copied
  * @property {string} link_refused
+ * @property {string} engine_downloading
+ * @property {string} engine_downloading_pending
  * @property {string} engine_starting
  * @property {string} engine_starting_pending
+ * @property {string} engine_progress_label
+ * @property {string} engine_progress
  * @property {string} engine_failed
  * @property {string} retry
  * @property {string} engine_held
