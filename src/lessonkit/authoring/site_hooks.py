@@ -136,12 +136,13 @@ def on_post_build(config: Any) -> None:
         make_snapshot(root, assets / "wheels" / wheel, snapshot)
         views = write_precomputed_views(assets)
         _LAST_ENGINE.keep(engine, assets, [snapshot, *views])
+    pyodide_files = [assets / "pyodide" / name for name in PYODIDE_FILES]
     manifest = {
         "pyodide": "../pyodide/",
         "pyodide_version": pyodide_version,
         "wheel": f"../wheels/{wheel}",
         "snapshot": f"../snapshots/{snapshot.name}",
-        "downloads": engine_downloads(assets, [*(assets / "pyodide" / name for name in PYODIDE_FILES), snapshot, assets / "wheels" / wheel]),
+        "downloads": engine_downloads(assets, [*pyodide_files, snapshot, assets / "wheels" / wheel]),
     }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
