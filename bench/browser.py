@@ -55,6 +55,16 @@ def runtime_paths(site: Path) -> tuple[str, str]:
     return pyodide, wheel
 
 
+def engine_downloads(site: Path) -> dict[str, int]:
+    """What the engine's worker downloads to start, as URL paths, with each file's bytes (runtime.json's `downloads`)."""
+    manifest = site / "assets" / "lessonkit" / "runtime.json"
+    if not manifest.is_file():
+        return {}
+    declared = json.loads(manifest.read_text(encoding="utf-8")).get("downloads", {})
+    root = site.resolve()
+    return {"/" + (manifest.parent / address).resolve().relative_to(root).as_posix(): size for address, size in declared.items()}
+
+
 # Bytes: what the Python runtime is, by URL. Everything else is the page (HTML, CSS, JS, search index).
 RUNTIME_KINDS = (
     ("pyodide", re.compile(r"/assets/pyodide/|/runtime\.json$")),
@@ -62,6 +72,10 @@ RUNTIME_KINDS = (
     ("snapshot", re.compile(r"snapshot", re.I)),
     ("views", re.compile(r"(^|[/_.-])(pre)?(computed[_.-]?)?views?([/_.-]|$)", re.I)),
 )
+
+
+# The Python runtime proper: what a reader who only reads must not download.
+PYTHON_RUNTIME = ("pyodide", "wheel", "snapshot")
 
 
 def kind_of(path: str) -> str:
@@ -275,6 +289,24 @@ class Browser:
             [lesson, timeout],
         )
 
+    def _progress(self, page: Any, lesson: str, sent: dict[str, Any]) -> dict[str, Any]:
+        """The panel's engine download bar during the load: how often it moved, where it ended, its
+        total, and what the host sent of the files it counts (runtime.json's `downloads`): their
+        bytes as files, which the bar counts, and as sent, after the host's compression."""
+        moves = page.evaluate("(lesson) => window.__lkBench.progress.filter((entry) => entry.lesson === lesson)", lesson)
+        declared = engine_downloads(self.site)
+        files = [each for each in sent["files"] if each["method"] == "GET" and urlsplit(each["path"]).path in declared]
+        return {
+            "moves": len(moves),
+            "last": moves[-1]["value"] if moves else None,
+            "total": moves[-1]["max"] if moves else None,
+            "declared": sum(declared.values()),
+            "files_sent": len(files),
+            "files_declared": len(declared),
+            "sent": sum(each["bytes"] for each in files),
+            "sent_as_files": sum(declared[urlsplit(each["path"]).path] for each in files),
+        }
+
     def _settled(self, page: Any, panel: PanelPage) -> None:
         """After a change whose status cannot be timed: wait until the panel no longer says it is busy."""
         page.wait_for_function(
@@ -315,6 +347,7 @@ class Browser:
             traffic.quiet(page)
             ready = origin_ms + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
             load.bytes = wire(self.sent_since(mark), ready)
+            load.extra["progress"] = self._progress(page, panel.lesson, load.bytes)
             following = None
             if then is not None:
                 try:

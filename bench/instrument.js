@@ -2,6 +2,7 @@
 // scripts, in every document of the context). It reads only what a reader could see or do:
 //   - the text of each panel's role="status" element, with the moment it changed;
 //   - each panel's data-engine state ("booting", "ready", "failed"), with the moment it changed;
+//   - each panel's engine download bar (its value and max: bytes received of the total), as it moves;
 //   - the text of each sample's status note ("Sample 1 ran in your browser."), with its moment;
 //   - the moment of every input/change event on a panel's controls (the reader's change), and of
 //     every click on a link (kept in sessionStorage, so it survives a full navigation).
@@ -11,6 +12,7 @@
   const bench = {
     status: [], // {t, lesson, text}
     engine: [], // {t, lesson, state}
+    progress: [], // {t, lesson, value, max}
     samples: [], // {t, text}
     changes: [], // {t, type, name}
     waiters: [],
@@ -38,6 +40,11 @@
           bench.status.push({ t: now, lesson, text });
         }
       }
+      const bar = section.querySelector("progress.lk-engine-progress");
+      if (bar && bar.max > 1 && shown.get(`progress:${lesson}`) !== `${bar.value}/${bar.max}`) {
+        shown.set(`progress:${lesson}`, `${bar.value}/${bar.max}`);
+        bench.progress.push({ t: now, lesson, value: bar.value, max: bar.max });
+      }
       const state = section.dataset.engine || "";
       if (shown.get(`engine:${lesson}`) !== state) {
         shown.set(`engine:${lesson}`, state);
@@ -57,7 +64,7 @@
     childList: true,
     characterData: true,
     attributes: true,
-    attributeFilter: ["data-engine"],
+    attributeFilter: ["data-engine", "value", "max"],
   });
   document.addEventListener("DOMContentLoaded", look);
 

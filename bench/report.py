@@ -309,6 +309,8 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
                 ("bytes, cold load, all", label, size(cold_bytes["total"]), f"runtime: {_runtime(cold_bytes['by_kind'])}", "", "", "")
             )
             rows.append(("bytes, cold load, without the Python runtime", label, size(cold_bytes["without_runtime"]), "", "", "", ""))
+        for bar in page["cold"].get("progress", [])[:1]:
+            rows.append(progress_row(bar, label))
         if page["repeat"].get("bytes") is not None:
             rows.append(("bytes, repeat visit in a new tab", label, size(page["repeat"]["bytes"]), "", "", "", ""))
         reads = page.get("reads")
@@ -335,6 +337,25 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
         if pair.get("bytes"):
             rows.append(("bytes, second lesson, from the click", pair["label"], size(pair["bytes"]["total"]), "", "", "", ""))
     return _markdown(HEADER, rows)
+
+
+def progress_row(bar: dict[str, Any], label: str) -> tuple[str, ...]:
+    """The engine's download bar in one cold load: it must move, end at its total, and that total must
+    be the bytes of the files the engine downloads (what the host sent of them, before compression)."""
+    what = "engine download bar, cold load (first run)"
+    if not bar.get("moves"):
+        return (what, label, "never shown", "", "", "moves, ends at its total", verdict(False))
+    whole = bar["last"] == bar["total"] == bar["declared"] == bar["sent_as_files"] and bar["files_sent"] == bar["files_declared"]
+    return (
+        what,
+        label,
+        f"moved {bar['moves']} times, ended at {size(bar['last'])} of {size(bar['total'])}",
+        f"the total is the {bar['files_declared']} files' bytes; the host sent {bar['files_sent']} of them, "
+        f"{size(bar['sent_as_files'])} as files, {size(bar['sent'])} on the wire",
+        "",
+        "moves; ends at its total; total = the files' bytes",
+        verdict(bar["moves"] >= 3 and whole),
+    )
 
 
 def lighthouse_table(found: dict[str, Any]) -> str:

@@ -52,7 +52,7 @@ from playwright.sync_api import sync_playwright
 
 from bench import audits, host, report
 from bench import engine as engine_cost
-from bench.browser import Browser, Load
+from bench.browser import PYTHON_RUNTIME, Browser, Load
 from bench.network import NETWORKS, Network, chosen
 from bench.pages import PanelPage, every_page, scan, walk
 from lessonkit.authoring.local_site import launch_chromium
@@ -313,6 +313,7 @@ def page_results(
         "first_change": next((run.extra["first_change"] for run in cold if "first_change" in run.extra), None),
         "cold": {
             "runs": loads(cold),
+            "progress": [run.extra["progress"] for run in cold if run.extra.get("progress")],
             "interactive": report.stats([run.interactive_ms for run in cold]),
             "changed": report.stats([run.changed_ms for run in cold if run.interactive_ms is not None]),
             "engine": report.stats([run.engine_ms for run in cold if run.engine_state == "ready"]),
@@ -369,9 +370,11 @@ def _phase(name: str, started: float) -> float:
 
 
 def _runtime_bytes(load: Load) -> int:
+    """The bytes of the Python runtime a load downloaded: Pyodide, the snapshot and the wheel. The
+    build's views are not the runtime: they are its answers, which a reader who only reads gets."""
     if not load.bytes:
         return 0
-    return load.bytes["total"] - load.bytes["without_runtime"]
+    return sum(load.bytes["by_kind"].get(kind, 0) for kind in PYTHON_RUNTIME)
 
 
 def _ms(value: float | None) -> str:

@@ -7,6 +7,7 @@ modules as the suite, so the bench cannot fail where the tests pass, nor measure
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import time
 from pathlib import Path
@@ -380,3 +381,47 @@ def test_lighthouse_rows_hold_every_page_to_its_scores_and_total_blocking_time(t
         "| /lessons/context-compression/ | 87 | 100 | 100 | 92 | 390 ms | 1.23 s | 1,001 | **miss**: performance 87 < 98; TBT 390 ms > 150 ms; seo 92 < 100 |"
         in text
     )
+
+
+def _bar(**changed):
+    whole = 18_200_000
+    return {
+        "moves": 40,
+        "last": whole,
+        "total": whole,
+        "declared": whole,
+        "files_sent": 7,
+        "files_declared": 7,
+        "sent": 11_400_000,
+        "sent_as_files": whole,
+    } | changed
+
+
+def test_the_download_bar_passes_only_when_it_moved_and_ended_at_the_bytes_of_every_file_the_engine_downloads():
+    from bench.report import progress_row
+
+    assert progress_row(_bar(), "4G")[-1] == "pass"
+    assert "on the wire" in progress_row(_bar(), "4G")[3]
+    assert progress_row(_bar(last=9_000_000), "4G")[-1] == "**miss**"  # stopped short
+    assert progress_row(_bar(files_sent=6, sent_as_files=18_000_000), "4G")[-1] == "**miss**"  # a file never came
+    assert progress_row(_bar(moves=1), "4G")[-1] == "**miss**"  # jumped, did not move
+    assert progress_row({"moves": 0}, "4G")[2:] == ("never shown", "", "", "moves, ends at its total", "**miss**")
+
+
+def test_the_engines_downloads_are_read_from_the_builds_manifest_as_the_hosts_paths(tmp_path):
+    from bench.browser import engine_downloads
+
+    manifest = tmp_path / "assets" / "lessonkit" / "runtime.json"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text(json.dumps({"downloads": {"../pyodide/pyodide.asm.wasm": 8_647_684, "../wheels/lessonkit.whl": 109_739}}))
+    assert engine_downloads(tmp_path) == {"/assets/pyodide/pyodide.asm.wasm": 8_647_684, "/assets/wheels/lessonkit.whl": 109_739}
+
+
+def test_a_reader_who_only_reads_is_counted_the_python_runtime_alone_not_the_builds_views():
+    from bench.browser import Load
+    from bench.run import _runtime_bytes
+
+    read = Load(bytes={"total": 190_000, "without_runtime": 150_000, "by_kind": {"page": 150_000, "views": 40_000}})
+    assert _runtime_bytes(read) == 0
+    read.bytes["by_kind"] |= {"pyodide": 5_510_000, "snapshot": 5_860_000}
+    assert _runtime_bytes(read) == 11_370_000
