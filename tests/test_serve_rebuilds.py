@@ -1,11 +1,18 @@
 """`make serve` builds again after every edit: what the last build made from the same engine is put
-back, and anything made from another engine never is (src/lessonkit/authoring/site_hooks.py)."""
+back, and anything made from another engine never is (src/lessonkit/authoring/site_hooks.py); and
+what it serves is never kept for reading offline (src/lessonkit/authoring/offline.py)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+
+from lessonkit.authoring import offline
 from lessonkit.authoring.site_hooks import LastEngine, engine_key
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def made(assets: Path, files: dict[str, bytes]) -> list[Path]:
@@ -43,3 +50,34 @@ def test_the_engine_a_build_is_made_from_changes_with_its_wheel_and_pyodide(tmp_
     assert engine_key(wheel, "0.30.0") != same
     wheel.write_bytes(b"an edited engine")
     assert engine_key(wheel, "0.29.5") != same
+
+
+def a_built_site(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    (site / "lessons" / "one").mkdir(parents=True)
+    (site / "index.html").write_text("<p>home</p>")
+    (site / "lessons" / "one" / "index.html").write_text("<p>a lesson</p>")
+    (site / "assets.js.map").write_text("{}")
+    shutil.copyfile(ROOT / "overrides" / offline.SERVICE_WORKER, site / offline.SERVICE_WORKER)
+    return site
+
+
+def test_make_serve_writes_a_service_worker_that_keeps_nothing_and_a_build_one_that_keeps_every_page(tmp_path):
+    site = a_built_site(tmp_path)
+    offline.on_startup(command="serve", dirty=False)
+    try:
+        offline.on_post_build({"site_dir": str(site)})
+        assert offline.written_course(site)["serving"] is True
+    finally:
+        offline.on_startup(command="build", dirty=False)
+    offline.on_post_build({"site_dir": str(site)})  # written again over the first: the marker stays
+    course = offline.written_course(site)
+    assert course["serving"] is False
+    assert [address for address, _, _ in course["files"]] == ["./", "lessons/one/"]  # no source map, not itself
+
+
+def test_a_service_worker_without_the_line_for_the_course_is_refused_by_name(tmp_path):
+    site = a_built_site(tmp_path)
+    (site / offline.SERVICE_WORKER).write_text("// a worker from elsewhere\n")
+    with pytest.raises(ValueError, match=r"service-worker\.js: no line `const COURSE = null; // lessonkit-course`"):
+        offline.write_service_worker(site)

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 import lessonkit
+from lessonkit.authoring import offline
 from lessonkit.authoring.csp import inline_scripts, script_hash
+from lessonkit.authoring.offline import written_course
 from tests.course_build import CourseBuild
 
 ROOT = Path(__file__).parents[1]
@@ -193,6 +195,18 @@ MEMORY = {"assets/snapshots/lessonkit.snapshot.gz"}
 # The engine's manifest declares the bytes of each file the engine downloads, the snapshot's among
 # them: it differs by that figure alone, which must be each build's own snapshot's size.
 MANIFEST = "assets/lessonkit/runtime.json"
+# The service worker lists every file of its build with its digest, and a version made of them all:
+# it differs where the files above differ, and each build's must describe that build's own files.
+SERVICE_WORKER = "service-worker.js"
+
+
+def same_but_the_changing_files(one: Path, other: Path, changing: set[str]) -> None:
+    kept = []
+    for site in (one, other):
+        course = written_course(site)
+        assert course == offline.course(site), f"{site}'s service worker does not describe its own files"
+        kept.append([file for file in course["files"] if file[0] not in changing])
+    assert kept[0] == kept[1], "the service workers differ in more than the files that change between builds"
 
 
 def same_but_the_snapshots_size(one: Path, other: Path) -> None:
@@ -234,10 +248,30 @@ def test_two_builds_of_one_commit_differ_only_in_the_build_date(offline_build):
         assert wheel_files(offline_build / name) == wheel_files(later / name), f"{name} holds different files"
     if MANIFEST in differing:
         same_but_the_snapshots_size(offline_build, later)
-    unexplained = sorted(set(differing) - set(wheels) - DATED - MEMORY - {MANIFEST})
+    if SERVICE_WORKER in differing:
+        same_but_the_changing_files(offline_build, later, {*wheels, *DATED, *MEMORY, MANIFEST})
+    unexplained = sorted(set(differing) - set(wheels) - DATED - MEMORY - {MANIFEST, SERVICE_WORKER})
     assert not unexplained, f"differ between two builds of one commit: {unexplained} (site/ must be make site's build of this checkout)"
     lines = zip((offline_build / "sitemap.xml").read_text().splitlines(), (later / "sitemap.xml").read_text().splitlines(), strict=True)
     assert all(mine == theirs or "<lastmod>" in mine for mine, theirs in lines), "the sitemap differs in more than its dates"
+
+
+def test_the_service_worker_keeps_every_file_of_its_build_each_with_its_digest(offline_build):
+    course = written_course(offline_build)
+    listed = {address: (size, digest) for address, size, digest in course["files"]}
+    for path in offline_build.rglob("*"):
+        name = path.relative_to(offline_build).as_posix()
+        if not path.is_file() or name == SERVICE_WORKER or name.endswith(".map"):
+            continue
+        size, digest = listed.pop(offline.address(name))
+        assert size == path.stat().st_size, f"{name}: listed with {size} bytes"
+        assert digest == (None if name == "sitemap.xml" else offline.digest(path.read_bytes())), f"{name}: listed with another digest"
+    assert not listed, f"the service worker lists files the build did not write: {sorted(listed)}"
+    # Pages by their folder, as the course's links ask for them; the engine's files among the rest.
+    assert {"./", "lessons/context-compression/", "assets/pyodide/pyodide.asm.wasm", "assets/snapshots/lessonkit.snapshot.gz"} <= {
+        address for address, _, _ in course["files"]
+    }
+    assert course["serving"] is False and course["bytes"] == sum(size for _, size, _ in course["files"])
 
 
 def test_the_wheel_in_the_site_is_the_engine_these_tests_ran():

@@ -92,6 +92,9 @@ def watched_context(browser: Browser, origin: str, watch: Watch, **options: Any)
     """A context whose every request to another origin is aborted and recorded in `watch`, and whose
     every console error or uncaught error is recorded there too."""
     base = {} if origin.startswith("file:") else {"base_url": origin + "/"}
+    # The course's service worker would keep the whole course (25 MB) in every context, once its
+    # engine is ready: only the tests of keeping it (test_offline.py) let it, with service_workers="allow".
+    options.setdefault("service_workers", "block")
     context = browser.new_context(accept_downloads=True, **base, **options)
     if not origin.startswith("file:"):
         # "Copy link to this experiment" writes to the clipboard, as it would for a reader who allowed it.

@@ -9,6 +9,7 @@ import { enhanceSamples } from "./samples.js";
 import { Storage } from "./storage.js";
 import { fill, h } from "./dom.js";
 import { onEveryPage } from "./navigation.js";
+import { keepTheCourseOffline } from "./offline.js";
 import { PAGE_WORDS as WORDS } from "./words.js";
 
 // One worker for the whole page (and, with instant navigation, for the whole visit).
@@ -83,3 +84,6 @@ function enhance(root = document) {
 // Loaded async, the shell may run while the page is still being parsed: it enhances what is there
 // now, the rest once parsing is done, and each page instant navigation brings in.
 onEveryPage(() => enhance());
+
+// Every page, with a panel or not: the course kept for reading offline, once this page's engine is ready.
+keepTheCourseOffline({ engine, storage: new Storage(), onEveryPage });

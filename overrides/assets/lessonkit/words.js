@@ -2,8 +2,8 @@
 // The page's own words: what the shell says about things no panel owns. A panel's words come from
 // its spec (`Words` and `Playback` in lessonkit.panel), so each lesson words its experiment; these
 // belong to the site, whatever lessons it holds: the runnable samples, the regions that scroll
-// sideways, a panel the shell could not start, the Python engine the page shares, and the
-// browser's storage. To reword the course, change them here; every module of the shell takes its
+// sideways, a panel the shell could not start, the Python engine the page shares, the browser's
+// storage, and the course kept for reading offline. To reword the course, change them here; every module of the shell takes its
 // words from here or from the spec, and tests/js/words.test.mjs fails on a sentence written anywhere else.
 //
 // `{placeholders}` are filled by dom.js `fill()`. A `{reason}` or `{problem}` is quoted as it came:
@@ -57,4 +57,25 @@ export const PAGE_WORDS = Object.freeze({
   storage_no_window: "this page has no window",
   storage_unavailable: "this browser offers no local storage",
   storage_not_json: "it is not valid JSON ({reason})",
+
+  // The course kept for reading offline (offline.js), at the foot of every page. The status region
+  // says each stage once; the amount beside the bar ({received} and {total} in megabytes, one
+  // decimal) changes without being read out.
+  offline_choice: "Keep the course for reading offline",
+  offline_progress_label: "Course kept for reading offline",
+  offline_amount: "{received} of {total} MB",
+  offline_waiting: "The course will be kept for reading offline once this page's Python engine has started.",
+  offline_filling: "Keeping the whole course in this browser for reading offline…",
+  offline_kept: "The whole course ({total} MB) is kept in this browser: every page, experiment and sample works without a network.",
+  offline_newer_kept: "A newer version of the course is kept; it replaces this one the next time you open the course.",
+  offline_off: "The course is not kept for reading offline. Your notes and baselines are kept either way.",
+  offline_cleared: "The course kept for reading offline has been deleted from this browser. Your notes and baselines are still here.",
+  offline_saves_data: "Your connection asks to save data, so the course is kept for reading offline only if you ask.",
+  offline_failed: "The course could not be kept for reading offline: {reason}.",
+  offline_failed_kept: "A newer version of the course could not be kept ({reason}); the version kept before still works offline.",
+  offline_storage_full: "there is not enough storage left in this browser for its {total} MB",
+  offline_storage_off: "This browser does not let the course keep files (storage is switched off for this site), so it is not kept for reading offline.",
+  offline_unsupported: "This browser cannot keep the course for reading offline: it needs service workers, which browsers offer only over https or on this machine.",
+  offline_not_registered: "the browser did not register the course's service worker",
+  offline_serving: "make serve shows every page as it is now, so nothing is kept for reading offline here.",
 });
