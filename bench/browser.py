@@ -33,7 +33,9 @@ HERE = Path(__file__).resolve().parent
 INSTRUMENT = (HERE / "instrument.js").read_text(encoding="utf-8")
 STEP_TIMEOUT_MS = 30_000
 # Nothing plays by itself (prefers-reduced-motion), so every status answers the benchmark's last action.
-CONTEXT_OPTIONS = {"reduced_motion": "reduce", "viewport": {"width": 1280, "height": 900}}
+# The course's service worker is blocked: once a page's engine is ready it would keep the whole course
+# (tens of megabytes) while the next action is timed. What keeping it costs is measured on its own (`keeping`).
+CONTEXT_OPTIONS = {"reduced_motion": "reduce", "viewport": {"width": 1280, "height": 900}, "service_workers": "block"}
 
 
 def runtime_paths(site: Path) -> tuple[str, str]:
@@ -76,6 +78,13 @@ RUNTIME_KINDS = (
 
 # The Python runtime proper: what a reader who only reads must not download.
 PYTHON_RUNTIME = ("pyodide", "wheel", "snapshot")
+
+
+def course_bytes(site: Path) -> int:
+    """The bytes of every file the service worker keeps, as the build listed them in it."""
+    from lessonkit.authoring.offline import written_course
+
+    return int(written_course(site)["bytes"])
 
 
 def kind_of(path: str) -> str:
@@ -461,6 +470,50 @@ class Browser:
             load.extra.update(save_data=asked, quiet_s=quiet_s)
             if not asked:
                 load.error = "navigator.connection.saveData stayed false: this Chromium did not take the override"
+            return load
+        finally:
+            context.close()
+
+    def keeping(self, panel: PanelPage, limit_s: float = 300.0) -> Load:
+        """The course kept for reading offline after a first visit: a fresh context that allows the
+        service worker; the lesson loads and its engine starts, then the page registers the worker,
+        which keeps every file of the build. When the course was kept (the worker active), from
+        the engine's ready, and what the host sent for it, counted apart from the visit's own bytes:
+        every request that arrived after the engine was ready, and the worker's script (which must
+        not have been asked for before)."""
+        context = self.browser.new_context(**{**CONTEXT_OPTIONS, "service_workers": "allow"})
+        context.add_init_script(INSTRUMENT)
+        mark = self.ledger.mark()
+        try:
+            page = self.page(context)
+            page.goto(self.origin + panel.path, wait_until="commit")
+            origin_ms = page.evaluate("() => performance.timeOrigin")
+            load = self.first_result(page, panel)
+            engine = self._engine(page, panel.lesson, self.engine_wait_ms)
+            if not engine or engine["state"] != "ready":
+                return Load(error=f"the engine did not start ({engine['state'] if engine else 'none'})")
+            load = Load(engine_ms=engine["t"], engine_state="ready")
+            kept = page.evaluate(
+                "(limit) => Promise.race([navigator.serviceWorker.ready.then(() => performance.now()),"
+                " new Promise((resolve) => setTimeout(() => resolve(null), limit))])",
+                limit_s * 1000,
+            )
+            if kept is None:
+                load.error = f"the course was not kept within {limit_s:.0f} s of the engine's ready"
+                return load
+            ready_s = (origin_ms + engine["t"]) / 1000
+            sent = self.sent_since(mark)
+            worker = [each for each in sent if urlsplit(each.path).path.endswith("/service-worker.js")]
+            worker_early = [each.path for each in worker if each.arrived < ready_s]
+            after = [each for each in sent if each.arrived >= ready_s]
+            load.bytes = wire(after)
+            load.extra.update(
+                kept_ms=kept,
+                after_ready_ms=kept - engine["t"],
+                files=len({urlsplit(each.path).path for each in after if each.method == "GET"}),
+                asked_before_ready=worker_early,
+                course_bytes=course_bytes(self.site),
+            )
             return load
         finally:
             context.close()

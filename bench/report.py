@@ -331,6 +331,8 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
                         verdict(reads["runtime_bytes"] == 0),
                     )
                 )
+    if net.get("keeping"):
+        rows.append(keeping_row(net["keeping"], net["label"]))
     for pair in net.get("second", []):
         timed("second lesson: click on the page's link → first change's real result", pair["label"], pair["interactive"], SECOND_TARGET)
         timed("second lesson: click → panel's engine ready", pair["label"], pair["engine"], None)
@@ -355,6 +357,25 @@ def progress_row(bar: dict[str, Any], label: str) -> tuple[str, ...]:
         "",
         "moves; ends at its total; total = the files' bytes",
         verdict(bar["moves"] >= 3 and whole),
+    )
+
+
+def keeping_row(kept: dict[str, Any], network: str) -> tuple[str, ...]:
+    """The course kept for reading offline after a first visit: when, from the engine's ready, and
+    what the host sent for it, apart from the visit. It must begin only once the engine is ready."""
+    what = f"course kept offline after a first visit to {kept['lesson']}: engine ready → kept"
+    if kept.get("error"):
+        return (what, network, "not measured", kept["error"], "", "", "")
+    early = kept.get("asked_before_ready") or []
+    return (
+        what,
+        network,
+        ms(kept["after_ready_ms"]),
+        f"{kept['files']} files, {size(kept['bytes']['total'])} on the wire for {size(kept['course_bytes'])} of files, "
+        "counted apart from the visit",
+        "",
+        "begins after the engine's ready",
+        verdict(not early),
     )
 
 

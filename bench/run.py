@@ -245,6 +245,23 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
         )
     _phase(f"repeat visits and readers on {network.label}", phase)
 
+    # Once per network: the course kept for reading offline after a first visit to the first lesson.
+    keeping = None
+    first_lesson = next((page for page in panels if page.is_lesson), None)
+    if first_lesson is not None:
+        kept = attempt(bench.keeping, first_lesson)
+        keeping = {
+            "lesson": first_lesson.lesson,
+            "engine_ms": kept.engine_ms,
+            "error": kept.error,
+            "bytes": kept.bytes,
+            **kept.extra,
+        }
+        log(
+            f"keeping the course offline after {first_lesson.lesson}: "
+            + (kept.error or f"{_ms(kept.extra['after_ready_ms'])} after the engine's ready, {kept.bytes['total']:,} bytes on the wire")
+        )
+
     return {
         "name": network.name,
         "label": network.label,
@@ -263,6 +280,7 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
             )
             for page in panels
         ],
+        "keeping": keeping,
         "second": (
             [
                 {

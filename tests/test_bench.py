@@ -425,3 +425,31 @@ def test_a_reader_who_only_reads_is_counted_the_python_runtime_alone_not_the_bui
     assert _runtime_bytes(read) == 0
     read.bytes["by_kind"] |= {"pyodide": 5_510_000, "snapshot": 5_860_000}
     assert _runtime_bytes(read) == 11_370_000
+
+
+def _kept(**changed):
+    return {
+        "lesson": "context-compression",
+        "engine_ms": 1200.0,
+        "kept_ms": 2500.0,
+        "after_ready_ms": 1300.0,
+        "files": 128,
+        "asked_before_ready": [],
+        "course_bytes": 25_164_419,
+        "bytes": {"total": 14_000_000},
+        "error": None,
+    } | changed
+
+
+def test_keeping_the_course_offline_passes_only_when_it_began_after_the_engines_ready():
+    from bench.report import keeping_row
+
+    row = keeping_row(_kept(), "4G")
+    assert row[2] == "1.30 s"
+    assert "128 files" in row[3] and "counted apart from the visit" in row[3]
+    assert row[-1] == "pass"
+    assert keeping_row(_kept(asked_before_ready=["/service-worker.js"]), "4G")[-1] == "**miss**"  # competed with the visit
+    assert keeping_row(_kept(error="the course was not kept within 300 s"), "4G")[2:4] == (
+        "not measured",
+        "the course was not kept within 300 s",
+    )
