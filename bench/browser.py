@@ -493,13 +493,20 @@ class Browser:
             if not engine or engine["state"] != "ready":
                 return Load(error=f"the engine did not start ({engine['state'] if engine else 'none'})")
             load = Load(engine_ms=engine["t"], engine_state="ready")
+            # Kept once a worker is active; a fill that fails says why in the worker's message.
             kept = page.evaluate(
-                "(limit) => Promise.race([navigator.serviceWorker.ready.then(() => performance.now()),"
-                " new Promise((resolve) => setTimeout(() => resolve(null), limit))])",
+                """(limit) => Promise.race([
+                    navigator.serviceWorker.ready.then(() => performance.now()),
+                    new Promise((resolve) => navigator.serviceWorker.addEventListener("message", (event) => {
+                        if (event.data && event.data.state === "failed") resolve(event.data.reason);
+                    })),
+                    new Promise((resolve) => setTimeout(() => resolve(null), limit)),
+                ])""",
                 limit_s * 1000,
             )
-            if kept is None:
-                load.error = f"the course was not kept within {limit_s:.0f} s of the engine's ready"
+            if not isinstance(kept, (int, float)):
+                waited = f"within {limit_s:.0f} s of the engine's ready"
+                load.error = f"the course was not kept: {kept}" if kept else f"the course was not kept {waited}"
                 return load
             ready_s = (origin_ms + engine["t"]) / 1000
             sent = self.sent_since(mark)
