@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -244,6 +245,19 @@ def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_no
     code.fill("from lessonkit.lessons import working_memory\nprint(len(working_memory.lesson().records), 'records')\n")
     page.get_by_role("button", name="Run sample 1", exact=True).click()
     expect(page.locator(".lk-sample").first.locator(".result")).to_have_text("10 records")
+
+
+def test_a_sample_may_import_what_the_engines_standard_library_left_out(reader, panel_paths, site_dir):
+    # The engine starts with the standard library trimmed to what the engines use; difflib is not in it.
+    manifest = json.loads((site_dir / "assets" / "lessonkit" / "runtime.json").read_text(encoding="utf-8"))
+    assert "difflib" in manifest["stdlib_rest"]["modules"]
+    lesson = reader.visit("context-compression", panel_paths["context-compression"])
+    page = lesson.page
+    page.get_by_role("button", name="Edit sample 1", exact=True).click()
+    code = page.get_by_role("textbox", name="Code of sample 1", exact=True)
+    code.fill('import difflib\nprint(difflib.SequenceMatcher(None, "abcd", "abce").ratio())\n')
+    page.get_by_role("button", name="Run sample 1", exact=True).click()
+    expect(page.locator(".lk-sample").first.locator(".result")).to_have_text("0.75")
 
 
 def test_without_the_snapshot_the_engine_starts_normally_and_says_why(open_context, panel_paths):

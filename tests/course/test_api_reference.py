@@ -15,9 +15,10 @@ from lessonkit.registry import lesson_ids, package_name
 ROOT = Path(__file__).parents[2]
 REFERENCE = ROOT / "docs" / "reference"
 DOCUMENTED = sorted({match["module"] for page in REFERENCE.glob("*.md") for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8"))})
-# The worker's entry points, the sample runner and the registry of lessons are the site's plumbing,
-# and chains are how the engines store what grows; none is what a reader calls.
-PLUMBING = {"lessonkit.runtime", "lessonkit.samples", "lessonkit.chain", "lessonkit.registry"}
+# The worker's entry points, the sample runner, the registry of lessons and the rest of the standard
+# library fetched on demand are the site's plumbing, and chains are how the engines store what grows;
+# none is what a reader calls.
+PLUMBING = {"lessonkit.runtime", "lessonkit.samples", "lessonkit.chain", "lessonkit.registry", "lessonkit.stdlib_on_demand"}
 FUNCTIONS = [(module, name) for module in DOCUMENTED for name in public_functions(module)]
 
 

@@ -2,7 +2,9 @@
 // The Python engine's home in the browser: a classic Web Worker, so Pyodide's start-up and every
 // computation stay off the page's main thread. Everything it loads comes from this site: the
 // manifest runtime.json (written by the build next to this file) names the pinned Pyodide, the
-// lessonkit wheel and the build's memory snapshot, all relative to the manifest. No micropip, no CDN, no network beyond the origin.
+// lessonkit wheel, the build's memory snapshot and the standard library it was made with (trimmed to
+// what the engines use; Pyodide's whole one is fetched only if a sample imports more), all relative
+// to the manifest. No micropip, no CDN, no network beyond the origin.
 // The message protocol is described in engine.js, and typed in types/protocol.js.
 "use strict";
 
@@ -40,7 +42,8 @@ async function fetchOk(url, what) {
 // Pyodide never settles when one of its files is missing (it logs a warning and waits), which would
 // leave the reader looking at "Starting…" until the page's timeout. A HEAD request per file turns
 // a missing file into an immediate failure that names it.
-const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// The standard library is the build's, beside the snapshot (the manifest's `stdlib`), and checked with them.
+const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 /**
  * The interpreter's memory from the build's sparse form (snapshot.mjs describes it): the pages
@@ -73,11 +76,16 @@ async function inflate(response) {
   return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
 }
 
-/** @param {string} indexURL */
-async function checkPresent(indexURL) {
+/**
+ * @param {string} indexURL
+ * @param {string} stdlibURL
+ */
+async function checkPresent(indexURL, stdlibURL) {
+  // Named as the reader would look for them: Pyodide's by name, the library by its folder and name.
+  const library = new URL(stdlibURL).pathname.split("/").slice(-2).join("/");
+  const files = [...PYODIDE_FILES.map((name) => [name, new URL(name, indexURL).href]), [library, stdlibURL]];
   const missing = await Promise.all(
-    PYODIDE_FILES.map(async (name) => {
-      const url = new URL(name, indexURL).href;
+    files.map(async ([name, url]) => {
       try {
         const response = await fetch(url, { method: "HEAD" });
         // Some servers refuse HEAD (405/501); then Pyodide's own GET will tell.
@@ -225,7 +233,10 @@ async function boot() {
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
-  const present = checkPresent(indexURL);
+  // The standard library the engines use, which the snapshot was made with (Pyodide's whole one
+  // when a manifest names none); the rest of it comes when a sample asks (lessonkit.stdlib_on_demand).
+  const stdLibURL = new URL(manifest.stdlib || "python_stdlib.zip", manifest.stdlib ? manifestURL : indexURL).href;
+  const present = checkPresent(indexURL, stdLibURL);
   present.catch(() => {});
   try {
     importScripts(new URL("pyodide.js", indexURL).href);
@@ -248,25 +259,46 @@ async function boot() {
   if (snapshot) {
     try {
       // Handed over as a promise, so the snapshot downloads while Pyodide compiles its WebAssembly.
-      pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot, ...log });
+      pyodide = await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot, ...log });
       start = "restored from the build's snapshot";
     } catch (error) {
       start = `started normally, because the build's snapshot could not be used (${describe(error)})`;
     }
   }
-  if (!pyodide) pyodide = await loadPyodide({ indexURL, ...log });
+  if (!pyodide) pyodide = await loadPyodide({ indexURL, stdLibURL, ...log });
   downloads.starting(); // whatever was not counted (a file served from elsewhere, say), Python has it now
   // Straight into site-packages, as an installer would; no dependency resolution needed: the
   // engine is pure Python using the standard library only.
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  const rest = manifest.stdlib_rest;
+  if (rest) {
+    const onDemand = pyodide.pyimport("lessonkit.stdlib_on_demand");
+    const modules = pyodide.toPy(rest.modules);
+    onDemand.install(modules, () => fetchNow(new URL(rest.zip, manifestURL).href)).destroy();
+    modules.destroy();
+    onDemand.destroy();
+  }
   runtime = /** @type {Runtime} */ (pyodide.pyimport("lessonkit.runtime"));
   // Everything imported so far lives as long as the worker: frozen, the collector stops walking it
   // again and again while a reader's views are computed. Not collected first: that walk costs the
   // start-up more than the little garbage it would free (bench/FINDINGS.md), which is kept instead.
   pyodide.runPython("import gc; gc.freeze()");
   return { pyodide: pyodide.version, seconds: (performance.now() - started) / 1000, start };
+}
+
+/**
+ * A file of the site, fetched before this returns: Python's import statement cannot wait for a promise.
+ * @param {string} url
+ */
+function fetchNow(url) {
+  const request = new XMLHttpRequest();
+  request.open("GET", url, false);
+  request.responseType = "arraybuffer";
+  request.send();
+  if (request.status !== 200) throw new Error(`${url} could not be fetched (HTTP ${request.status})`);
+  return new Uint8Array(request.response);
 }
 
 /** @param {FromWorker} message */

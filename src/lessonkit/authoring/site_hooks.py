@@ -131,18 +131,24 @@ def on_post_build(config: Any) -> None:
     pyodide_version = copy_pyodide(root, assets / "pyodide")
     wheel = build_wheel(root, assets / "wheels")
     snapshot = assets / "snapshots" / "lessonkit.snapshot.gz"
+    full_stdlib, stdlib = assets / "pyodide" / "python_stdlib.zip", assets / "snapshots" / "python_stdlib.zip"
     engine = engine_key(assets / "wheels" / wheel, pyodide_version)
     if not _LAST_ENGINE.put_back(engine, assets):
-        make_snapshot(root, assets / "wheels" / wheel, snapshot)
+        trim_stdlib(root, assets / "wheels" / wheel, full_stdlib, stdlib)
+        make_snapshot(root, assets / "wheels" / wheel, snapshot, stdlib)
         views = write_precomputed_views(assets)
-        _LAST_ENGINE.keep(engine, assets, [snapshot, *views])
-    pyodide_files = [assets / "pyodide" / name for name in PYODIDE_FILES]
+        _LAST_ENGINE.keep(engine, assets, [snapshot, stdlib, *views])
+    # The engine starts with the standard library trimmed to what it uses; Pyodide's own, whole, stays
+    # beside Pyodide for a sample that imports more (and for the bench's bare boot).
+    pyodide_files = [assets / "pyodide" / name for name in PYODIDE_FILES if name != full_stdlib.name]
     manifest = {
         "pyodide": "../pyodide/",
         "pyodide_version": pyodide_version,
         "wheel": f"../wheels/{wheel}",
         "snapshot": f"../snapshots/{snapshot.name}",
-        "downloads": engine_downloads(assets, [*pyodide_files, snapshot, assets / "wheels" / wheel]),
+        "stdlib": f"../snapshots/{stdlib.name}",
+        "stdlib_rest": {"zip": f"../pyodide/{full_stdlib.name}", "modules": rest_of_stdlib(full_stdlib, stdlib)},
+        "downloads": engine_downloads(assets, [*pyodide_files, stdlib, snapshot, assets / "wheels" / wheel]),
     }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -156,10 +162,12 @@ def engine_downloads(assets: Path, files: list[Path]) -> dict[str, int]:
 
 
 def engine_key(wheel: Path, pyodide_version: str) -> str:
-    """What the snapshot and the views are made from: the wheel (the engines, their panels and
-    fixtures; hatchling writes the same bytes for the same sources), Pyodide, and the snapshot's script."""
+    """What the snapshot, its standard library and the views are made from: the wheel (the engines,
+    their panels and fixtures; hatchling writes the same bytes for the same sources), Pyodide, and
+    the scripts that make them."""
     digest = hashlib.sha256()
-    for part in (wheel.read_bytes(), pyodide_version.encode(), Path(__file__).with_name("snapshot.mjs").read_bytes()):
+    scripts = [Path(__file__).with_name(name).read_bytes() for name in ("snapshot.mjs", "engine_stdlib.mjs")]
+    for part in (wheel.read_bytes(), pyodide_version.encode(), *scripts):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
 
@@ -192,24 +200,56 @@ class LastEngine:
 _LAST_ENGINE = LastEngine()
 
 
-def make_snapshot(root: Path, wheel: Path, target: Path) -> Path:
-    """A memory snapshot of the site's Pyodide with the wheel installed, every panel imported and
-    every lesson's opening view answered once (runtime.warm), made with Node."""
+def _node(root: Path, script: str, *arguments: str, making: str) -> str:
+    """Run one of the build's Node scripts beside this file with Pyodide from node_modules; its output."""
     import shutil as which_finder
     import subprocess
 
-    from lessonkit.registry import panel_ids, panel_module
-
     node = which_finder.which("node")
     if node is None:
-        raise FileNotFoundError("Node is needed to build the engine's snapshot: install Node 20 (it also installs Pyodide with npm ci)")
+        raise FileNotFoundError(f"Node is needed to build {making}: install Node 20 (it also installs Pyodide with npm ci)")
+    result = subprocess.run([node, str(Path(__file__).with_name(script)), *arguments], cwd=root, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{making} could not be made: {result.stderr.strip()[-2000:]}")
+    return result.stdout
+
+
+def make_snapshot(root: Path, wheel: Path, target: Path, stdlib: Path) -> Path:
+    """A memory snapshot of the site's Pyodide, started with `stdlib`, with the wheel installed, every
+    panel imported and every lesson's opening view answered once (runtime.warm), made with Node."""
+    from lessonkit.registry import panel_ids, panel_module
+
     target.parent.mkdir(parents=True, exist_ok=True)
     modules = ["lessonkit.runtime", *sorted({panel_module(lesson) for lesson in panel_ids()})]
-    script = Path(__file__).with_name("snapshot.mjs")
-    result = subprocess.run([node, str(script), str(wheel), str(target), *modules], cwd=root, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"the engine's snapshot could not be made: {result.stderr.strip()[-2000:]}")
+    _node(root, "snapshot.mjs", str(wheel), str(target), str(stdlib), *modules, making="the engine's snapshot")
     return target
+
+
+def trim_stdlib(root: Path, wheel: Path, full: Path, target: Path) -> Path:
+    """Pyodide's standard library (`full`) with only the files the engines use (engine_stdlib.mjs),
+    as they were: a third of its bytes, which every reader would otherwise download to start."""
+    import zipfile
+
+    used = set(json.loads(_node(root, "engine_stdlib.mjs", str(wheel), making="the engines' standard library")))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(full) as whole, zipfile.ZipFile(target, "w") as trimmed:
+        # Entries as they were (their dates and compression), in the library's own order: the same bytes every build.
+        for entry in whole.infolist():
+            if entry.filename in used:
+                trimmed.writestr(entry, whole.read(entry.filename), compress_type=entry.compress_type)
+    return target
+
+
+def rest_of_stdlib(full: Path, trimmed: Path) -> list[str]:
+    """The modules of `full` that `trimmed` leaves out, by dotted name: what a sample may still import."""
+    import zipfile
+
+    def modules(zip_path: Path) -> set[str]:
+        with zipfile.ZipFile(zip_path) as archive:
+            names = [name for name in archive.namelist() if name.endswith(".py")]
+        return {name[: -len(".py")].removesuffix("/__init__").replace("/", ".") for name in names}
+
+    return sorted(modules(full) - modules(trimmed))
 
 
 def write_precomputed_views(assets: Path) -> list[Path]:

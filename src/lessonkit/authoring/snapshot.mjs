@@ -3,7 +3,11 @@
 // a reader's browser restores a ready interpreter instead of booting one and importing everything.
 // Written next to the wheel by the MkDocs hook.
 //
-//   node snapshot.mjs <lessonkit wheel> <output snapshot.gz> <module> [<module> ...]
+//   node snapshot.mjs <lessonkit wheel> <output snapshot.gz> <standard library zip> <module> [<module> ...]
+//
+// The standard library is the one the reader's browser gets, trimmed to what the engines use
+// (engine_stdlib.mjs): the interpreter remembers the files of the zip it started with, so the
+// snapshot must be made with the same zip it will be restored with.
 //
 // The snapshot is written in a sparse form, then gzip-compressed (to about a quarter); the worker
 // inflates it with the browser's own DecompressionStream and puts the pages back (worker.js,
@@ -21,13 +25,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 
-const [wheelPath, outputPath, ...modules] = process.argv.slice(2);
-if (!wheelPath || !outputPath || !modules.length) {
-  console.error("usage: node snapshot.mjs <wheel> <output> <module> [<module> ...]");
+const [wheelPath, outputPath, stdlibPath, ...modules] = process.argv.slice(2);
+if (!wheelPath || !outputPath || !stdlibPath || !modules.length) {
+  console.error("usage: node snapshot.mjs <wheel> <output> <standard library zip> <module> [<module> ...]");
   process.exit(2);
 }
 
-const pyodide = await loadPyodide({ _makeSnapshot: true, stdout: () => {}, stderr: (line) => console.error(line) });
+const pyodide = await loadPyodide({ _makeSnapshot: true, stdLibURL: stdlibPath, stdout: () => {}, stderr: (line) => console.error(line) });
 const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 pyodide.runPython(`import importlib\nimportlib.invalidate_caches()\n${modules.map((name) => `import ${name}`).join("\n")}`);
