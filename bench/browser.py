@@ -177,8 +177,8 @@ class Browser:
         self.engine_wait_ms = 60_000
         self._sessions: dict[int, Any] = {}
 
-    def context(self) -> Any:
-        context = self.browser.new_context(**CONTEXT_OPTIONS)
+    def context(self, service_workers: str = "block") -> Any:
+        context = self.browser.new_context(**{**CONTEXT_OPTIONS, "service_workers": service_workers})
         context.add_init_script(INSTRUMENT)
         return context
 
@@ -337,6 +337,18 @@ class Browser:
         load.extra["first_change"] = f"{control.label} → {_shown_value(control, value)}"
         return load
 
+    def _first_visit(self, context: Any, panel: PanelPage, page: Any = None) -> tuple[Any, float, Load]:
+        """A page of `context` (a new one, or `page`) opens `panel`'s lesson: its first change's real
+        result, then its engine's ready."""
+        page = self.page(context, page)
+        page.goto(self.origin + panel.path, wait_until="commit")
+        origin_ms = page.evaluate("() => performance.timeOrigin")
+        load = self.first_result(page, panel)
+        engine = self._engine(page, panel.lesson, self.engine_wait_ms)
+        if engine:
+            load.engine_ms, load.engine_state = engine["t"], engine["state"]
+        return page, origin_ms, load
+
     # -- measurements --------------------------------------------------------------------------
 
     def cold(self, panel: PanelPage, then: PanelPage | None = None) -> tuple[Load, Load | None]:
@@ -346,13 +358,7 @@ class Browser:
         traffic = Traffic(context)
         mark = self.ledger.mark()
         try:
-            page = self.page(context)
-            page.goto(self.origin + panel.path, wait_until="commit")
-            origin_ms = page.evaluate("() => performance.timeOrigin")
-            load = self.first_result(page, panel)
-            engine = self._engine(page, panel.lesson, self.engine_wait_ms)
-            if engine:
-                load.engine_ms, load.engine_state = engine["t"], engine["state"]
+            page, origin_ms, load = self._first_visit(context, panel)
             traffic.quiet(page)
             ready = origin_ms + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
             load.bytes = wire(self.sent_since(mark), ready)
@@ -431,19 +437,10 @@ class Browser:
 
     def _repeat(self, context: Any, panel: PanelPage) -> Load:
         traffic = Traffic(context)
-        first = self.page(context, context.pages[0] if context.pages else None)
-        first.goto(self.origin + panel.path, wait_until="commit")
-        self.first_result(first, panel)
-        self._engine(first, panel.lesson, self.engine_wait_ms)
+        first, _, _ = self._first_visit(context, panel, context.pages[0] if context.pages else None)
         traffic.quiet(first)
         mark = self.ledger.mark()
-        page = self.page(context)
-        page.goto(self.origin + panel.path, wait_until="commit")
-        origin_ms = page.evaluate("() => performance.timeOrigin")
-        load = self.first_result(page, panel)
-        engine = self._engine(page, panel.lesson, self.engine_wait_ms)
-        if engine:
-            load.engine_ms, load.engine_state = engine["t"], engine["state"]
+        page, origin_ms, load = self._first_visit(context, panel)
         traffic.quiet(page)
         ready = origin_ms + load.engine_ms if load.engine_state == "ready" and load.engine_ms is not None else None
         load.bytes = wire(self.sent_since(mark), ready)
@@ -481,18 +478,13 @@ class Browser:
         the engine's ready, and what the host sent for it, counted apart from the visit's own bytes:
         every request that arrived after the engine was ready, and the worker's script (which must
         not have been asked for before)."""
-        context = self.browser.new_context(**{**CONTEXT_OPTIONS, "service_workers": "allow"})
-        context.add_init_script(INSTRUMENT)
+        context = self.context(service_workers="allow")
         mark = self.ledger.mark()
         try:
-            page = self.page(context)
-            page.goto(self.origin + panel.path, wait_until="commit")
-            origin_ms = page.evaluate("() => performance.timeOrigin")
-            load = self.first_result(page, panel)
-            engine = self._engine(page, panel.lesson, self.engine_wait_ms)
-            if not engine or engine["state"] != "ready":
-                return Load(error=f"the engine did not start ({engine['state'] if engine else 'none'})")
-            load = Load(engine_ms=engine["t"], engine_state="ready")
+            page, origin_ms, visit = self._first_visit(context, panel)
+            if visit.engine_state != "ready" or visit.engine_ms is None:
+                return Load(error=f"the engine did not start ({visit.engine_state})")
+            load = Load(engine_ms=visit.engine_ms, engine_state="ready")
             # Kept once a worker is active; a fill that fails says why in the worker's message.
             kept = page.evaluate(
                 """(limit) => Promise.race([
@@ -508,7 +500,7 @@ class Browser:
                 waited = f"within {limit_s:.0f} s of the engine's ready"
                 load.error = f"the course was not kept: {kept}" if kept else f"the course was not kept {waited}"
                 return load
-            ready_s = (origin_ms + engine["t"]) / 1000
+            ready_s = (origin_ms + visit.engine_ms) / 1000
             sent = self.sent_since(mark)
             worker = [each for each in sent if urlsplit(each.path).path.endswith("/service-worker.js")]
             worker_early = [each.path for each in worker if each.arrived < ready_s]
@@ -516,7 +508,7 @@ class Browser:
             load.bytes = wire(after)
             load.extra.update(
                 kept_ms=kept,
-                after_ready_ms=kept - engine["t"],
+                after_ready_ms=kept - visit.engine_ms,
                 files=len({urlsplit(each.path).path for each in after if each.method == "GET"}),
                 asked_before_ready=worker_early,
                 course_bytes=course_bytes(self.site),
