@@ -10,6 +10,7 @@
 // deletes what was kept; what the reader wrote lives in other storage and is never touched.
 // Served from a file, the page runs no module at all, so none of this starts.
 import { fill, h } from "./dom.js";
+import { describe } from "./storage.js";
 import { PAGE_WORDS as WORDS } from "./words.js";
 
 /** @typedef {import("./types/offline.js").CourseState} CourseState */
@@ -53,12 +54,6 @@ export function describeCourse({ choice, savesData, current, next, problem, wait
   if (waitingForEngine) return { status: WORDS.offline_waiting, progress: null };
   return { status: WORDS.offline_off, progress: null };
 }
-
-/** @param {unknown} thrown */
-const reasonOf = (thrown) => {
-  const error = /** @type {Partial<Error> | null | undefined} */ (thrown);
-  return (error && error.name && error.message ? `${error.name}: ${error.message}` : String(error)).replace(/[.\s]+$/, "");
-};
 
 /**
  * Keep the course for reading offline, as the reader chooses, and say so at the foot of every page.
@@ -162,7 +157,7 @@ export function keepTheCourseOffline({ engine, storage, onEveryPage }) {
       const registration = await container.register(worker, { scope, updateViaCache: "none" });
       if (!registration) known.problem = fill(WORDS.offline_failed, { reason: WORDS.offline_not_registered });
     } catch (error) {
-      known.problem = /SecurityError/.test(reasonOf(error)) ? WORDS.offline_storage_off : fill(WORDS.offline_failed, { reason: reasonOf(error) });
+      known.problem = /SecurityError/.test(describe(error)) ? WORDS.offline_storage_off : fill(WORDS.offline_failed, { reason: describe(error) });
     }
     render();
     await ask();
@@ -187,7 +182,7 @@ export function keepTheCourseOffline({ engine, storage, onEveryPage }) {
       await Promise.all(kept.map((name) => caches.delete(name)));
       known.cleared = kept.length > 0;
     } catch (error) {
-      known.problem = fill(WORDS.offline_failed, { reason: reasonOf(error) });
+      known.problem = fill(WORDS.offline_failed, { reason: describe(error) });
     }
     known.current = known.next = null;
     render();

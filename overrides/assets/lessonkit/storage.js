@@ -18,7 +18,7 @@ import { PAGE_WORDS as WORDS } from "./words.js";
 // "QuotaExceededError: The quota has been exceeded" (no final period: messages add their own).
 // Anything may be thrown; a DOMException or an Error has a name and a message.
 /** @param {unknown} thrown */
-const describe = (thrown) => {
+export const describe = (thrown) => {
   const error = /** @type {Partial<Error> | null | undefined} */ (thrown);
   return (error && error.name && error.message ? `${error.name}: ${error.message}` : String(error)).replace(/[.\s]+$/, "");
 };

@@ -233,9 +233,9 @@ async function boot() {
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
-  // The standard library the engines use, which the snapshot was made with (Pyodide's whole one
-  // when a manifest names none); the rest of it comes when a sample asks (lessonkit.stdlib_on_demand).
-  const stdLibURL = new URL(manifest.stdlib || "python_stdlib.zip", manifest.stdlib ? manifestURL : indexURL).href;
+  // The standard library the engines use, which the snapshot was made with; the rest of it comes
+  // when a sample asks (lessonkit.stdlib_on_demand).
+  const stdLibURL = new URL(manifest.stdlib, manifestURL).href;
   const present = checkPresent(indexURL, stdLibURL);
   present.catch(() => {});
   try {

@@ -202,10 +202,9 @@ _LAST_ENGINE = LastEngine()
 
 def _node(root: Path, script: str, *arguments: str, making: str) -> str:
     """Run one of the build's Node scripts beside this file with Pyodide from node_modules; its output."""
-    import shutil as which_finder
     import subprocess
 
-    node = which_finder.which("node")
+    node = shutil.which("node")
     if node is None:
         raise FileNotFoundError(f"Node is needed to build {making}: install Node 20 (it also installs Pyodide with npm ci)")
     result = subprocess.run([node, str(Path(__file__).with_name(script)), *arguments], cwd=root, capture_output=True, text=True)
