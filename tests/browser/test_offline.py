@@ -104,9 +104,15 @@ def build(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[
     return another
 
 
-def a_reader(open_context: Callable[..., BrowserContext], host: Host, **options: Any) -> Page:
-    context = open_context(origin=host.origin, service_workers="allow", **options)
-    return context.new_page()
+@pytest.fixture
+def a_reader(host: Host, open_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
+    """A new page in a context of its own on the host, service workers allowed. The host comes first, so
+    its server outlives every context: stopped under a page still loading, it would fail the page's requests."""
+
+    def open_(**options: Any) -> Page:
+        return open_context(origin=host.origin, service_workers="allow", **options).new_page()
+
+    return open_
 
 
 def status(page: Page) -> Any:
@@ -132,8 +138,8 @@ def keeps_the_course(page: Page, site: Path) -> None:
     assert kept_caches(page) == [cache_of(site)]
 
 
-def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(open_context, host, site_dir, panel_paths):
-    page = a_reader(open_context, host)
+def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(a_reader, host, site_dir, panel_paths):
+    page = a_reader()
     (_, first_path), (other, other_path) = sorted(panel_paths.items())[:2]
     page.goto(first_path)
     # Only once the page's own engine is ready does the course begin to be kept.
@@ -159,9 +165,9 @@ def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(op
     expect(page.locator(".md-search-result__item").first).to_be_visible()
 
 
-def test_a_new_build_replaces_the_kept_course_whole_on_the_readers_next_visit(open_context, host, site_dir, build):
+def test_a_new_build_replaces_the_kept_course_whole_on_the_readers_next_visit(a_reader, host, site_dir, build):
     newer = build("Newer")
-    page = a_reader(open_context, host)
+    page = a_reader()
     page.goto("/")
     keeps_the_course(page, site_dir)
 
@@ -181,10 +187,10 @@ def test_a_new_build_replaces_the_kept_course_whole_on_the_readers_next_visit(op
     assert kept_caches(page) == [cache_of(newer)]
 
 
-def test_a_build_that_arrives_in_part_leaves_the_kept_course_working(open_context, host, site_dir, build, panel_paths):
+def test_a_build_that_arrives_in_part_leaves_the_kept_course_working(a_reader, host, site_dir, build, panel_paths):
     lesson_path = sorted(panel_paths.values())[0]
     partial = build("Partial", missing="assets/snapshots/lessonkit.snapshot.gz")
-    page = a_reader(open_context, host, expected_errors=("404",))
+    page = a_reader(expected_errors=("404",))
     page.goto("/")
     keeps_the_course(page, site_dir)
 
@@ -204,8 +210,8 @@ def test_a_build_that_arrives_in_part_leaves_the_kept_course_working(open_contex
     assert not page.title().startswith("Partial")
 
 
-def test_turning_it_off_deletes_the_kept_course_and_the_choice_is_remembered(open_context, host, site_dir):
-    page = a_reader(open_context, host)
+def test_turning_it_off_deletes_the_kept_course_and_the_choice_is_remembered(a_reader, host, site_dir):
+    page = a_reader()
     page.goto("/")
     keeps_the_course(page, site_dir)
     expect(choice(page)).to_be_checked()
@@ -222,8 +228,8 @@ def test_turning_it_off_deletes_the_kept_course_and_the_choice_is_remembered(ope
     assert page.evaluate("navigator.serviceWorker.getRegistrations().then((all) => all.length)") == 0
 
 
-def test_a_connection_that_saves_data_keeps_the_course_only_when_the_reader_asks(open_context, host, site_dir):
-    page = a_reader(open_context, host)
+def test_a_connection_that_saves_data_keeps_the_course_only_when_the_reader_asks(a_reader, host, site_dir):
+    page = a_reader()
     data_saver = page.context.new_cdp_session(page)
     data_saver.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
     page.goto("/")
@@ -235,8 +241,8 @@ def test_a_connection_that_saves_data_keeps_the_course_only_when_the_reader_asks
     keeps_the_course(page, site_dir)
 
 
-def test_a_full_storage_is_said_and_nothing_half_kept_stays(open_context, host, site_dir):
-    page = a_reader(open_context, host)
+def test_a_full_storage_is_said_and_nothing_half_kept_stays(a_reader, host, site_dir):
+    page = a_reader()
     # Room for a fifth of the course: Chromium's own quota for the site, through its debugging protocol.
     quota = page.context.new_cdp_session(page)
     quota.send("Storage.overrideQuotaForOrigin", {"origin": host.origin, "quotaSize": written_course(site_dir)["bytes"] // 5})
@@ -256,17 +262,17 @@ ServiceWorkerContainer.prototype.register = async () => {
 """
 
 
-def test_storage_switched_off_is_said_without_an_error(open_context, host):
-    page = a_reader(open_context, host)
+def test_storage_switched_off_is_said_without_an_error(a_reader, host):
+    page = a_reader()
     page.context.add_init_script(REFUSE_SERVICE_WORKERS)
     page.goto("/")
     expect(status(page)).to_have_text(WORDS["offline_storage_off"])
     expect(choice(page)).to_be_disabled()
 
 
-def test_make_serve_clears_a_kept_course_and_shows_each_page_as_it_is_now(open_context, host, site_dir, build):
+def test_make_serve_clears_a_kept_course_and_shows_each_page_as_it_is_now(a_reader, host, site_dir, build):
     serving = build("Served", serving=True)
-    page = a_reader(open_context, host)
+    page = a_reader()
     page.goto("/")
     keeps_the_course(page, site_dir)
 
