@@ -63,8 +63,18 @@ def engine_downloads(site: Path) -> dict[str, int]:
     if not manifest.is_file():
         return {}
     declared = json.loads(manifest.read_text(encoding="utf-8")).get("downloads", {})
-    root = site.resolve()
-    return {"/" + (manifest.parent / address).resolve().relative_to(root).as_posix(): size for address, size in declared.items()}
+    return {_site_path(site, manifest.parent / address): size for address, size in declared.items()}
+
+
+def engine_snapshot(site: Path) -> str | None:
+    """The URL path of the build's snapshot (runtime.json's `snapshot`), which the worker may leave out."""
+    manifest = site / "assets" / "lessonkit" / "runtime.json"
+    address = json.loads(manifest.read_text(encoding="utf-8")).get("snapshot") if manifest.is_file() else None
+    return _site_path(site, manifest.parent / address) if address else None
+
+
+def _site_path(site: Path, file: Path) -> str:
+    return "/" + file.resolve().relative_to(site.resolve()).as_posix()
 
 
 # Bytes: what the Python runtime is, by URL. Everything else is the page (HTML, CSS, JS, search index).
@@ -301,19 +311,29 @@ class Browser:
     def _progress(self, page: Any, lesson: str, sent: dict[str, Any]) -> dict[str, Any]:
         """The panel's engine download bar during the load: how often it moved, where it ended, its
         total, and what the host sent of the files it counts (runtime.json's `downloads`): their
-        bytes as files, which the bar counts, and as sent, after the host's compression."""
+        bytes as files, which the bar counts, and as sent, after the host's compression. When the
+        engine started without the build's snapshot (too slow to be worth it), the bar counts the
+        other files only, and what the host sent of the snapshot before the worker stopped it is
+        given apart."""
         moves = page.evaluate("(lesson) => window.__lkBench.progress.filter((entry) => entry.lesson === lesson)", lesson)
+        answered_by = page.locator(f'section.lk-panel[data-lesson="{lesson}"] .lk-answered-by').first.text_content() or ""
         declared = engine_downloads(self.site)
-        files = [each for each in sent["files"] if each["method"] == "GET" and urlsplit(each["path"]).path in declared]
+        snapshot = engine_snapshot(self.site)
+        left_out = {snapshot} if snapshot and "without the build's snapshot" in answered_by else set()
+        used = {path: size for path, size in declared.items() if path not in left_out}
+        gets = [each for each in sent["files"] if each["method"] == "GET"]
+        files = [each for each in gets if urlsplit(each["path"]).path in used]
         return {
             "moves": len(moves),
             "last": moves[-1]["value"] if moves else None,
             "total": moves[-1]["max"] if moves else None,
-            "declared": sum(declared.values()),
+            "declared": sum(used.values()),
             "files_sent": len(files),
-            "files_declared": len(declared),
+            "files_declared": len(used),
             "sent": sum(each["bytes"] for each in files),
-            "sent_as_files": sum(declared[urlsplit(each["path"]).path] for each in files),
+            "sent_as_files": sum(used[urlsplit(each["path"]).path] for each in files),
+            "snapshot_left_out": bool(left_out),
+            "snapshot_sent": sum(each["bytes"] for each in gets if urlsplit(each["path"]).path in left_out),
         }
 
     def _settled(self, page: Any, panel: PanelPage) -> None:

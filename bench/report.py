@@ -309,8 +309,14 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
                 ("bytes, cold load, all", label, size(cold_bytes["total"]), f"runtime: {_runtime(cold_bytes['by_kind'])}", "", "", "")
             )
             rows.append(("bytes, cold load, without the Python runtime", label, size(cold_bytes["without_runtime"]), "", "", "", ""))
-        for bar in page["cold"].get("progress", [])[:1]:
+        bars = page["cold"].get("progress", [])
+        for bar in bars[:1]:
             rows.append(progress_row(bar, label))
+        if bars:
+            # The worker's choice, load by load: the snapshot, or the ordinary start when it came too slowly.
+            left_out = sum(1 for bar in bars if bar.get("snapshot_left_out"))
+            started = f"restored from the snapshot in {len(bars) - left_out} of {len(bars)} cold loads, started without it in {left_out}"
+            rows.append(("cold: how the engine started", label, started, "", "", "", ""))
         if page["repeat"].get("bytes") is not None:
             rows.append(("bytes, repeat visit in a new tab", label, size(page["repeat"]["bytes"]), "", "", "", ""))
         reads = page.get("reads")
@@ -348,12 +354,14 @@ def progress_row(bar: dict[str, Any], label: str) -> tuple[str, ...]:
     if not bar.get("moves"):
         return (what, label, "never shown", "", "", "moves, ends at its total", verdict(False))
     whole = bar["last"] == bar["total"] == bar["declared"] == bar["sent_as_files"] and bar["files_sent"] == bar["files_declared"]
+    # Left out when it came too slowly to be worth it: the bar counts the files the engine started with.
+    left_out = f"; the snapshot was left out after {size(bar['snapshot_sent'])} of it on the wire" if bar.get("snapshot_left_out") else ""
     return (
         what,
         label,
         f"moved {bar['moves']} times, ended at {size(bar['last'])} of {size(bar['total'])}",
         f"the total is the {bar['files_declared']} files' bytes; the host sent {bar['files_sent']} of them, "
-        f"{size(bar['sent_as_files'])} as files, {size(bar['sent'])} on the wire",
+        f"{size(bar['sent_as_files'])} as files, {size(bar['sent'])} on the wire{left_out}",
         "",
         "moves; ends at its total; total = the files' bytes",
         verdict(bar["moves"] >= 3 and whole),

@@ -325,3 +325,40 @@ def test_a_timeline_playing_when_the_reader_leaves_stops_where_it_was(reader, pa
     left_at = page.evaluate(moment)
     page.wait_for_timeout(1_200)  # at normal speed, more than a second of inspection time would have gone by
     assert page.evaluate(moment) == left_at, "the timeline of the page left behind kept playing"
+
+
+def test_over_a_slow_connection_the_engine_leaves_the_snapshot_out_and_its_bar_counts_only_what_it_uses(
+    open_context, panel_paths, site_dir
+):
+    # 16 Mbit/s, through Chromium's own emulation, which throttles the worker's requests too: the
+    # snapshot's 5.8 MB would take longer to arrive than the start it spares, so the worker stops it.
+    context = open_context()
+    page = context.new_page()
+    stopped: list[str] = []
+    page.on("requestfailed", lambda request: stopped.append(request.url) if SNAPSHOT.match(request.url) else None)
+    devtools = context.new_cdp_session(page)
+    devtools.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 16e6 / 8, "uploadThroughput": 16e6 / 8},
+    )
+    lesson = open_panel(page, "context-compression", panel_paths["context-compression"], engine=False)
+    totals: set[int] = set()
+    while lesson.panel.get_attribute("data-engine") not in ("ready", "failed"):
+        total = page.evaluate("() => document.querySelector('.lk-engine-download:not([hidden]) progress')?.max ?? 0")
+        totals.add(int(total))
+        page.wait_for_timeout(40)
+    wait_for_engine(lesson)
+    expect(lesson.panel.locator(".lk-answered-by")).to_contain_text("started normally, without the build's snapshot: at the pace it came")
+    assert stopped, "the worker never asked for the snapshot, or let it download whole"
+
+    manifest = json.loads((site_dir / "assets" / "lessonkit" / "runtime.json").read_text(encoding="utf-8"))
+    declared = sum(manifest["downloads"].values())
+    without = declared - manifest["downloads"][manifest["snapshot"]]
+    assert without in totals, f"the bar's totals {sorted(totals)} never became the files' bytes without the snapshot, {without}"
+    assert max(totals) <= declared
+
+    spec = panel("context-compression")
+    lesson.button(spec.words.capture).click()  # a view with a baseline is never precomputed: Python answers it
+    lesson.choose("Policy", "Summarize older turns")
+    lesson.expect_view(spec.view({**spec.defaults(), "policy": "summarize"}, spec.defaults()))
+    expect(lesson.panel).to_have_attribute("data-answered-by", "live")

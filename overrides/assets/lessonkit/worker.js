@@ -2,9 +2,9 @@
 // The Python engine's home in the browser: a classic Web Worker, so Pyodide's start-up and every
 // computation stay off the page's main thread. Everything it loads comes from this site: the
 // manifest runtime.json (written by the build next to this file) names the pinned Pyodide, the
-// lessonkit wheel, the build's memory snapshot and the standard library it was made with (trimmed to
-// what the engines use; Pyodide's whole one is fetched only if a sample imports more), all relative
-// to the manifest. No micropip, no CDN, no network beyond the origin.
+// lessonkit wheel, the build's memory snapshot (used only when the connection brings it in sooner
+// than the start it spares) and the standard library it was made with (trimmed to what the engines
+// use; Pyodide's whole one is fetched only if a sample imports more), all relative to the manifest. No micropip, no CDN, no network beyond the origin.
 // The message protocol is described in engine.js, and typed in types/protocol.js.
 "use strict";
 
@@ -27,11 +27,12 @@ function describe(error) {
 /**
  * @param {string | URL} url
  * @param {string} what  the file, as a sentence names it
+ * @param {RequestInit} [init]
  */
-async function fetchOk(url, what) {
+async function fetchOk(url, what, init) {
   let response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, init);
   } catch (error) {
     throw new Error(`${what} could not be fetched from ${url} (${describe(error)})`);
   }
@@ -145,6 +146,12 @@ class Downloads {
     this.tell = tell;
     this.total = Object.values(declared).reduce((sum, bytes) => sum + bytes, 0);
     this.received = 0;
+    /** @type {Record<string, number>} each declared file's bytes received so far */
+    this.arrived = {};
+    /** @type {Set<string>} the declared files fetched that have arrived whole */
+    this.complete = new Set();
+    /** @type {Record<string, () => void>} who waits for a declared file to have arrived whole */
+    this.waiting = {};
     /** @type {"downloading" | "starting"} */
     this.stage = "downloading";
     this.told = -Infinity;
@@ -153,14 +160,18 @@ class Downloads {
   /** Count the body of `response`, if it is one of the engine's files, without touching the response itself. */
   /** @param {Response} response */
   count(response) {
-    if (!(response.url in this.declared) || !response.ok || !response.body) return;
+    const url = response.url;
+    if (!(url in this.declared) || !response.ok || !response.body) return;
     const reader = response.clone().body?.getReader();
     if (!reader) return;
     const read = async () => {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
-        this.#add(value.byteLength);
+        if (done) {
+          this.complete.add(url);
+          return this.waiting[url]?.();
+        }
+        this.#add(value.byteLength, url);
       }
     };
     read().catch(() => {}); // a download that fails is reported by whoever asked for it
@@ -169,7 +180,32 @@ class Downloads {
   /** A script the worker loaded, counted from its resource timing entry. */
   /** @param {PerformanceResourceTiming} entry */
   loaded(entry) {
-    if (entry.initiatorType !== "fetch" && entry.name in this.declared) this.#add(entry.decodedBodySize);
+    if (entry.initiatorType !== "fetch" && entry.name in this.declared) this.#add(entry.decodedBodySize, entry.name);
+  }
+
+  /**
+   * Resolves once `url`, one of the declared files being fetched, has arrived whole.
+   * @param {string} url
+   * @returns {Promise<void>}
+   */
+  whole(url) {
+    return new Promise((resolve) => {
+      if (this.complete.has(url)) resolve();
+      else this.waiting[url] = resolve;
+    });
+  }
+
+  /**
+   * A declared file the engine will not use after all: neither its bytes so far nor its size count
+   * any longer, so the bar shows the files the engine starts with.
+   * @param {string} url
+   */
+  leaveOut(url) {
+    if (!(url in this.declared)) return;
+    this.total -= this.declared[url];
+    this.received -= this.arrived[url] ?? 0;
+    delete this.declared[url];
+    this.#say();
   }
 
   /** Everything is here: what is left is Python's own start. */
@@ -179,8 +215,13 @@ class Downloads {
     this.#say();
   }
 
-  /** @param {number} bytes */
-  #add(bytes) {
+  /**
+   * @param {number} bytes
+   * @param {string} url
+   */
+  #add(bytes, url) {
+    if (!(url in this.declared)) return; // left out since
+    this.arrived[url] = (this.arrived[url] ?? 0) + bytes;
     this.received += bytes;
     if (this.received >= this.total) this.starting();
     else if (performance.now() - this.told >= PROGRESS_MS) this.#say();
@@ -194,6 +235,47 @@ class Downloads {
 
 /** @type {Downloads | null} */
 let downloads = null;
+
+// The build's snapshot trades bytes for CPU: megabytes more to download, against the Python start-up
+// and the engines' imports it spares, which bench/FINDINGS.md measured ("The worker restores the
+// snapshot only when it comes fast enough"). So it pays only on a connection that brings the rest
+// of it in less time than it spares. Otherwise Python starts the ordinary way, with the trimmed
+// standard library, and the engine is ready sooner for downloading less. A slower CPU would make
+// the snapshot pay on slower links too; the worker does not guess at it.
+const SECONDS_A_SNAPSHOT_SAVES = 1.8;
+// How long the snapshot has, from its first byte, to show how fast it comes: on a slow link, what it
+// brings meanwhile is spent for nothing, so short; but long enough that a busy machine does not make
+// a fast connection look slow (FINDINGS.md gives the pace seen on loopback, far above the threshold).
+const SNAPSHOT_TRIAL_MS = 200;
+
+/**
+ * Null when the build's snapshot (`bytes` long, being fetched from `url`) is worth waiting for,
+ * or why not, as the panel says it: watched for SNAPSHOT_TRIAL_MS from its first byte, the rest
+ * of it would take longer to arrive, at the pace it came, than the start it spares.
+ * @param {Promise<Response>} response
+ * @param {string} url
+ * @param {number} bytes
+ */
+async function snapshotTooSlow(response, url, bytes) {
+  if (!downloads || !bytes) return null;
+  const whole = downloads.whole(url);
+  try {
+    await response;
+  } catch {
+    return null; // a snapshot that cannot be fetched is reported by Pyodide's start, which then goes on without it
+  }
+  const since = performance.now();
+  await Promise.race([whole, new Promise((resolve) => setTimeout(resolve, SNAPSHOT_TRIAL_MS))]);
+  const received = downloads.arrived[url] ?? 0;
+  if (received >= bytes) return null;
+  const perSecond = received / ((performance.now() - since) / 1000);
+  if (perSecond > 0 && (bytes - received) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
+  const megabits = (perSecond * 8) / 1e6;
+  return (
+    `started normally, without the build's snapshot: at the pace it came (about ${megabits.toFixed(megabits < 10 ? 1 : 0)} Mbit/s), ` +
+    `its ${(bytes / 1e6).toFixed(1)} MB would take longer to arrive than the start it spares`
+  );
+}
 const fetchFromTheSite = self.fetch.bind(self);
 /** @type {typeof fetch} */
 self.fetch = async (input, init) => {
@@ -229,7 +311,11 @@ async function boot() {
   );
   // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
   // so it starts first; the wheel is needed only once Pyodide runs.
-  const snapshot = manifest.snapshot ? fetchOk(new URL(manifest.snapshot, manifestURL), "the engine's snapshot").then(inflate).then(expandMemory) : null;
+  const snapshotURL = manifest.snapshot ? new URL(manifest.snapshot, manifestURL).href : null;
+  const stopSnapshot = new AbortController();
+  const snapshotResponse = snapshotURL ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
+  /** @type {Promise<Uint8Array> | null} */
+  let snapshot = snapshotResponse ? snapshotResponse.then(inflate).then(expandMemory) : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
@@ -247,6 +333,13 @@ async function boot() {
   const { loadPyodide } = /** @type {{loadPyodide: typeof import("pyodide").loadPyodide}} */ (/** @type {unknown} */ (self));
   await webAssembly;
   await present;
+  // Pyodide is told at its start whether it restores a snapshot, so the snapshot's first bytes decide.
+  const skipped = snapshotURL && snapshotResponse ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0) : null;
+  if (skipped && snapshotURL) {
+    stopSnapshot.abort();
+    downloads.leaveOut(snapshotURL);
+    snapshot = null;
+  }
   const log = {
     // Python's own start-up chatter is not an error; samples capture their output in Python.
     stdout: (/** @type {string} */ line) => console.debug("[python]", line),
@@ -255,7 +348,7 @@ async function boot() {
   // The build's memory snapshot restores an interpreter that has already imported the engines;
   // when it cannot be used, Python starts the ordinary way and the page says why.
   let pyodide = null;
-  let start = "started normally";
+  let start = skipped || "started normally";
   if (snapshot) {
     try {
       // Handed over as a promise, so the snapshot downloads while Pyodide compiles its WebAssembly.
