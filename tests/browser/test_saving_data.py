@@ -18,6 +18,7 @@ from tests.browser.harness import RUNTIME, PanelPage, open_panel, wait_for_engin
 from tests.browser.test_every_panel import another_value, set_control, settings
 
 WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
+SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")
 
 
 def saving_data(open_context) -> tuple[Page, list[str], CDPSession]:
@@ -56,6 +57,11 @@ def test_a_reader_who_only_reads_downloads_no_python_runtime_and_can_start_it(op
     baseline = {**spec.defaults(), "policy": "summarize"}
     lesson.expect_view(spec.view(spec.defaults(), baseline))
     expect(lesson.panel).to_have_attribute("data-answered-by", "live")
+    # The engine the reader asked for starts without the build's snapshot, the largest of its files.
+    expect(lesson.panel.locator(".lk-answered-by")).to_contain_text(
+        "started normally, without the build's snapshot, because the connection asks to save data"
+    )
+    assert not [url for url in asked if SNAPSHOT.match(url)], asked
 
 
 def test_a_setting_only_python_can_answer_says_why_it_waits_and_running_a_sample_starts_the_engine(open_context, panel_paths):

@@ -164,7 +164,9 @@ export class Engine {
     /** @type {Worker} */
     let worker;
     try {
-      worker = adopted ? adopted.worker : new Worker(this.workerURL, { name: "lessonkit-engine" });
+      // The worker's own navigator may not see the setting, so the page tells it by the worker's name.
+      const name = this.savesData() ? "lessonkit-engine saving-data" : "lessonkit-engine";
+      worker = adopted ? adopted.worker : new Worker(this.workerURL, { name });
     } catch (error) {
       this.#fail(fill(WORDS.engine_not_created, { reason: error instanceof Error ? error.message : String(error) }));
       return;

@@ -310,10 +310,15 @@ async function boot() {
     say,
   );
   // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
-  // so it starts first; the wheel is needed only once Pyodide runs.
+  // so it starts first; the wheel is needed only once Pyodide runs. A connection that asks to save
+  // data never downloads it: the reader asked for the engine, not for the quickest start at any price.
   const snapshotURL = manifest.snapshot ? new URL(manifest.snapshot, manifestURL).href : null;
+  // The page that asked for the engine named it so (engine.js): it asked the question the reader's setting answers.
+  const savingData = self.name.split(" ").includes("saving-data");
+  if (snapshotURL && savingData) downloads.leaveOut(snapshotURL);
   const stopSnapshot = new AbortController();
-  const snapshotResponse = snapshotURL ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
+  const snapshotResponse =
+    snapshotURL && !savingData ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
   /** @type {Promise<Uint8Array> | null} */
   let snapshot = snapshotResponse ? snapshotResponse.then(inflate).then(expandMemory) : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
@@ -334,8 +339,13 @@ async function boot() {
   await webAssembly;
   await present;
   // Pyodide is told at its start whether it restores a snapshot, so the snapshot's first bytes decide.
-  const skipped = snapshotURL && snapshotResponse ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0) : null;
-  if (skipped && snapshotURL) {
+  const skipped =
+    snapshotURL && savingData
+      ? "started normally, without the build's snapshot, because the connection asks to save data"
+      : snapshotURL && snapshotResponse
+        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0)
+        : null;
+  if (skipped && snapshotURL && snapshotResponse) {
     stopSnapshot.abort();
     downloads.leaveOut(snapshotURL);
     snapshot = null;
