@@ -1,4 +1,4 @@
-"""Collects every claim and runnable sample in docs/ as a test, and reports how many were checked."""
+"""Collects every claim, exercise and runnable sample in docs/ as a test, and reports how many were checked."""
 
 from pathlib import Path
 
@@ -6,11 +6,12 @@ import pytest
 from sybil import Sybil
 
 from lessonkit.authoring.claims import bare_numbers, find_claims
-from lessonkit.authoring.sybil_parsers import TALLY, parse_claims, parse_samples
+from lessonkit.authoring.exercises import find_exercises
+from lessonkit.authoring.sybil_parsers import TALLY, parse_claims, parse_exercises, parse_samples
 
 DOCS = Path(__file__).parent / "docs"
 
-pytest_collect_file = Sybil(parsers=[parse_claims, parse_samples], patterns=["*.md"], path="docs").pytest()
+pytest_collect_file = Sybil(parsers=[parse_claims, parse_exercises, parse_samples], patterns=["*.md"], path="docs").pytest()
 
 
 def pytest_sessionfinish(session):
@@ -32,11 +33,13 @@ def pytest_terminal_summary(terminalreporter):
     claims = [claim for text in lessons for claim in find_claims(text)]
     bound = sum(claim.bound for claim in claims)
     unbound = sum(len(bare_numbers(text)) for text in lessons)
-    # Claims are counted over the lesson pages, as the totals beside them are; samples over all of docs/.
-    where = {"claims": str(DOCS / "lessons"), "samples": str(DOCS)}
+    exercises = sum(len(find_exercises(text)) for text in lessons)
+    # Claims and exercises are counted over the lesson pages, as the totals beside them are; samples over all of docs/.
+    where = {"claims": str(DOCS / "lessons"), "exercises": str(DOCS / "lessons"), "samples": str(DOCS)}
     passed = {kind: sum(n for (k, path), n in TALLY.items() if k == kind and path.startswith(where[kind])) for kind in where}
     terminalreporter.write_line(
         f"lessonkit prose: {passed['claims']} of {bound} claims checked against the engine, "
         f"{len(claims) - bound} numbers marked as not claims, {unbound} unmarked, in {len(lessons)} lesson page(s); "
+        f"{passed['exercises']} of {exercises} exercises checked; "
         f"{passed['samples']} runnable samples executed"
     )

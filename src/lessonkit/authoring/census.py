@@ -1,4 +1,4 @@
-"""How many numbers the course states, and how many of them the tests hold to an engine.
+"""How many numbers the course states, how many of them the tests hold to an engine, and how many exercises it grades.
 
 Counted over the lessons' pages and the Markdown cells of the companion notebooks, at build time,
 so "How these lessons work" states the count of the very build a reader is looking at.
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lessonkit.authoring.claims import bare_numbers, find_claims
+from lessonkit.authoring.exercises import find_exercises
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class Census:
     bound: int  # claims checked against an engine
     marked: int  # numbers marked as not claims ([[3.11|-]])
     unmarked: int  # numbers neither bound nor marked (the tests fail on any in a lesson or notebook)
+    exercises: int  # exercises in the lesson pages, each graded by its engine
 
 
 def prose_of(path: Path) -> list[str]:
@@ -35,7 +37,8 @@ def census(docs: Path) -> Census:
     texts = [text for page in pages for text in prose_of(page)]
     claims = [claim for text in texts for claim in find_claims(text)]
     bound = sum(claim.bound for claim in claims)
-    return Census(len(pages), bound, len(claims) - bound, sum(len(bare_numbers(text)) for text in texts))
+    exercises = sum(len(find_exercises(page.read_text(encoding="utf-8"))) for page in pages if page.suffix == ".md")
+    return Census(len(pages), bound, len(claims) - bound, sum(len(bare_numbers(text)) for text in texts), exercises)
 
 
 def docs_dir() -> Path:

@@ -8,6 +8,8 @@
   repository at build time: nothing is asked of a network, at build time or in the browser.
 - The navigation lists the lessons in the course's path, with their notebooks and reference pages,
   read from the lessons themselves (see ``course_path.py``): a new lesson edits no shared file.
+- A lesson's exercises (```lessonkit-exercise fences) are graded by its engine and written as
+  fieldsets that read with JavaScript off (see ``exercises.py`` and ``exercise_html.py``).
 - The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
   and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
 
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring import api_links, course_path, glossary, notebooks, page_meta
+from lessonkit.authoring import api_links, course_path, exercise_html, exercises, glossary, notebooks, page_meta
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
 LINKED_PAGES = ("lessons/", "notebooks/")
@@ -52,6 +54,31 @@ def on_config(config: Any) -> None:
 
 def on_files(files: Any, config: Any) -> Any:
     return notebooks.prepare(files, config, _root(config))
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    found = exercises.find_exercises(markdown)
+    if not found:
+        return markdown
+    from importlib import import_module
+
+    from markdown import Markdown
+
+    from lessonkit.authoring.markdown import ClaimsExtension
+    from lessonkit.registry import panel
+
+    engine = page.meta.get("engine")
+    if not engine:
+        raise exercises.ExerciseError(f"{page.file.src_uri}: exercises need 'engine: <module>' in the page's front matter")
+    namespace, experiment = vars(import_module(engine)), panel(Path(page.file.src_uri).stem)
+    # The explanation is prose like the page's: its claims show the number the author wrote.
+    prose = Markdown(extensions=[ClaimsExtension()])
+    pieces, last = [], 0
+    for exercise in found:
+        graded = exercises.grade(exercise, namespace, experiment)
+        pieces += [markdown[last : exercise.start], exercise_html.render(graded, lambda text: prose.reset().convert(text))]
+        last = exercise.end
+    return "".join(pieces) + markdown[last:]
 
 
 def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:

@@ -1,4 +1,4 @@
-"""Sybil parsers that check a lesson page: its claims against the engine, its samples by running them.
+"""Sybil parsers that check a lesson page: its claims and exercises against the engine, its samples by running them.
 
 A page names its engine in front matter (``engine: lessonkit.lessons.context_compression``); claim expressions are
 evaluated in that module's namespace. Samples run through the build's own runner
@@ -11,12 +11,15 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from sybil import Document, Example, Region
 
 from lessonkit.authoring.claims import Claim, check_claim, find_claims
+from lessonkit.authoring.exercises import Exercise, find_exercises, grade
 from lessonkit.authoring.samples import Sample, check_placement, find_samples
+from lessonkit.registry import panel
 from lessonkit.samples import PageSamples, SampleFailed
 
 # What passed in this test run, by (kind, document path), for the summary line of the test report.
@@ -51,6 +54,18 @@ def parse_claims(document: Document) -> Iterator[Region]:
     for claim in find_claims(document.text):
         if claim.bound:
             yield Region(claim.start, claim.end, claim, evaluate_claim)
+
+
+def evaluate_exercise(example: Example) -> None:
+    # The lesson's panel is named by the page's file, as every lesson is by its id.
+    exercise: Exercise = example.parsed
+    grade(exercise, engine_namespace(example.document), panel(Path(example.path).stem))
+    TALLY["exercises", example.path] += 1
+
+
+def parse_exercises(document: Document) -> Iterator[Region]:
+    for exercise in find_exercises(document.text):
+        yield Region(exercise.start, exercise.end, exercise, evaluate_exercise)
 
 
 def evaluate_sample(example: Example) -> str | None:

@@ -26,6 +26,7 @@ from lessonkit.lessons.context_compression.compression import (
     Summary,
     Turn,
     Window,
+    evidence,
     first_unsupported_mention,
     lesson,
     make_room,
@@ -53,4 +54,5 @@ __all__ = [
     "Replay",
     "replay",
     "first_unsupported_mention",
+    "evidence",
 ]

@@ -463,3 +463,36 @@ def first_unsupported_mention(run: Replay) -> Arrival | None:
     """
     checks.instance("run", run, Replay, "a Replay")
     return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)
+
+
+def evidence(arrival: Arrival) -> str:
+    """What the window at one arrival holds, and whether it can still show who said the fact.
+
+    The exercises answer a reader's choice with it, so a wrong guess is met by what the engine
+    found at the moment the reader chose, not by "wrong".
+
+    Args:
+        arrival: An arrival of a replay, such as ``replay(24, "evict").at(30)``.
+
+    Returns:
+        One sentence.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compression import evidence, replay
+        >>> evidence(replay(24, "evict").at(15))
+        'At 15 s the window holds T1, T2 (15 tokens): the user said it in T2, which is still there, so the fact is backed.'
+    """
+    checks.instance("arrival", arrival, Arrival, "an Arrival")
+    held = ", ".join(arrival.retained) or "nothing"
+    opening = f"At {arrival.time:g} s the window holds {held} ({arrival.tokens} tokens): "
+    if arrival.user_backed:
+        said = ", ".join(arrival.window.sources)
+        # A summary that preserved the fact carries its source's id, though the turn itself is gone.
+        kept = all(source in arrival.retained for source in arrival.window.sources)
+        where = "which is still there" if kept else "which the summary still cites"
+        return opening + f"the user said it in {said}, {where}, so the fact is backed."
+    if arrival.fact_mentioned:
+        mentions = [entry.id for entry in arrival.window.entries if entry.mentions_fact]
+        verb = "mentions" if len(mentions) == 1 else "mention"
+        return opening + f"{', '.join(mentions)} still {verb} the fact, but the user's own turn is gone, so it is unsupported."
+    return opening + "nothing in it mentions the fact."
