@@ -132,7 +132,7 @@ def test_without_scripts_an_exercise_reads_its_question_its_options_and_the_answ
     assert page.count('type="radio"') == 4 and "> 22.5 s</label>" in page
     answer = page[page.index('<details class="lk-exercise-answer">') :]
     assert "<summary>The answer</summary>" in answer and "<strong>30 s</strong>" in answer
-    assert '"answer": [2]' in page
+    assert "&quot;answer&quot;: [2]" in page and "<script" not in page
 
 
 def test_every_lesson_exercise_in_the_course_is_found_where_its_page_puts_it():

@@ -3,7 +3,7 @@
 The question is the fieldset's legend; the options are native radio buttons or checkboxes (a
 number is a number field, yes or no two radio buttons). The hints and the answer with its
 explanation sit in disclosures, so a reader without scripts can still think first and look after.
-The build's answer key rides along as JSON for the page's script, which checks a reader's answer
+The build's answer key rides along as JSON, in an attribute, for the page's script, which checks a reader's answer
 before Python has started.
 """
 
@@ -23,7 +23,9 @@ def render(graded: Graded, markdown: Callable[[str], str]) -> str:
     name = f"lk-exercise-{exercise.id}"
     parts = [
         f'<fieldset class="lk-exercise" id="exercise-{_attr(exercise.id)}" data-exercise="{_attr(exercise.id)}" '
-        f'data-kind="{exercise.kind}" data-settings="{_attr(exercise.settings)}">',
+        f'data-kind="{exercise.kind}" data-settings="{_attr(exercise.settings)}" '
+        # In an attribute, not a JSON <script>: the theme re-inserts a page's scripts, and the CSP refuses inline ones.
+        f'data-key="{_attr(json.dumps(key_of(graded), ensure_ascii=False))}">',
         f"<legend>{html.escape(exercise.question)}</legend>",
     ]
     if exercise.kind == "number":
@@ -42,8 +44,6 @@ def render(graded: Graded, markdown: Callable[[str], str]) -> str:
         f'<p class="lk-exercise-key"><strong>{html.escape(answer_text(graded))}</strong></p>'
         f"{markdown(exercise.explanation)}</details>"
     )
-    key = json.dumps(key_of(graded), ensure_ascii=False).replace("</", "<\\/")
-    parts.append(f'<script type="application/json" class="lk-exercise-data">{key}</script>')
     parts.append("</fieldset>")
     return "\n".join(parts)
 
