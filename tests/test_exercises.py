@@ -126,8 +126,8 @@ def test_a_number_exercise_takes_any_number_and_a_yes_no_one_takes_true_or_false
 
 
 def test_without_scripts_an_exercise_reads_its_question_its_options_and_the_answer_inside_a_disclosure():
-    page = render(graded(fence()), lambda text: f"<p>{text}</p>")
-    assert page.startswith('<fieldset class="lk-exercise"')
+    page = render(graded(fence()), "context-compression", lambda text: f"<p>{text}</p>")
+    assert page.startswith('<fieldset class="lk-exercise"') and 'data-lesson="context-compression"' in page
     assert "<legend>When is the region first mentioned without the user&#x27;s turn?</legend>" in page
     assert page.count('type="radio"') == 4 and "> 22.5 s</label>" in page
     answer = page[page.index('<details class="lk-exercise-answer">') :]

@@ -23,6 +23,7 @@ const NOT_THE_SHELLS_WORDS = new Set(["words.js", "worker.js", "params.js"]);
 // Strings that read as prose but that no reader meets, each with the reason.
 const NEVER_SHOWN = new Map([
   ["Escape", "the name of a key (KeyboardEvent.key)"],
+  ["Enter", "the name of a key (KeyboardEvent.key)"],
   ["an LRUMap keeps at least one entry, not ", "refuses a size the shell never gives"],
 ]);
 

@@ -4,6 +4,7 @@
 // and always exportable as a file, which is the way out when the browser refuses to store them.
 import { button } from "./controls.js";
 import { downloadJSON, fill, h, uniqueId } from "./dom.js";
+import { answersKey, shownAnswers } from "./exercises.js";
 
 /** @typedef {import("./types/spec.js").PanelSpec} PanelSpec */
 /** @typedef {import("./types/spec.js").TextControl} TextControl */
@@ -108,6 +109,9 @@ export class Notes {
       lesson: this.lesson,
       notes: this.notes.value,
       fields: Object.fromEntries(this.fields.map(({ control, kept }) => [control.name, { label: control.label, text: kept.value }])),
+      // The reader's answers to the lesson's exercises: as this page holds them, or as stored when the
+      // page shows none (an unreadable stored value goes under `unreadable`).
+      exercises: shownAnswers.get(this.lesson)?.answers ?? /** @type {{answers?: object} | null} */ (this.storage.readJSON(answersKey(this.lesson)).value)?.answers ?? {},
       // What this browser holds for the lesson but could not read (a corrupt baseline, say), as it was.
       ...(Object.keys(unreadable).length ? { unreadable } : {}),
       exported_at: new Date().toISOString(),

@@ -225,19 +225,39 @@ export class Panel {
     else setTimeout(read, 500);
   }
 
-  /** Settings from the page's link (#budget=36&policy=evict&time=60), or a visible refusal and the defaults. */
-  #applyLink() {
-    const fragment = location.hash.slice(1); // percent-decoded once, by decodeState
-    if (!isState(fragment)) return;
+  /**
+   * Settings from the page's link (#budget=36&policy=evict&time=60), or a visible refusal and the defaults.
+   * @param {string} [fragment]  another link's settings; the page's own link when left out
+   * @returns {boolean} whether the settings were shown
+   */
+  #applyLink(fragment = location.hash.slice(1)) {
+    // percent-decoded once, by decodeState
+    if (!isState(fragment)) return false;
     const decoded = decodeState(this.spec, fragment);
     if (decoded.problems) {
       this.messages.set("link", fill(this.words.link_refused, { reason: decoded.problems.join("; ") }));
-      return;
+      return false;
     }
     this.linked = true;
+    this.messages.set("link", null);
     this.settings.write(decoded.params);
     // A moment in a link is checked as one: a number within the timeline.
     if (this.clock && this.spec.timeline) this.clock.seek(/** @type {number} */ (decoded.params[this.spec.timeline.name]));
+    return true;
+  }
+
+  /**
+   * Show the settings a link's fragment carries, by the same path as a link the page was opened
+   * with: an exercise's "Try it in the experiment" uses it. The page's address then carries them.
+   * @param {string} fragment  "budget=24&policy=evict&time=30"
+   * @returns {boolean} whether the settings were shown (otherwise the panel says why not)
+   */
+  followLink(fragment) {
+    if (this.closed || !this.#applyLink(fragment)) return false;
+    // With a clock, seeking asked for the view already (each tick does).
+    if (!this.clock) this.#request();
+    this.#rememberInURL();
+    return true;
   }
 
   /** The settings and the moment the reader is looking at, as a link would carry them. */

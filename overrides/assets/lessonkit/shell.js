@@ -5,6 +5,7 @@
 // With JavaScript off, the page still shows everything the build computed.
 import { Engine } from "./engine.js";
 import { Panel } from "./panel.js";
+import { enhanceExercises } from "./exercises.js";
 import { enhanceSamples } from "./samples.js";
 import { Storage } from "./storage.js";
 import { fill, h } from "./dom.js";
@@ -65,7 +66,8 @@ function enhance(root = document) {
   focusableScrollers(root);
   const panels = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lk-panel:not([data-engine])"))];
   const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
-  if (!panels.length && !hasSamples) return;
+  const hasExercises = root.querySelector("fieldset.lk-exercise:not([data-lk-exercise])") !== null;
+  if (!panels.length && !hasSamples && !hasExercises) return;
   const storage = new Storage();
   engine.start();
   for (const section of panels) {
@@ -79,6 +81,19 @@ function enhance(root = document) {
     }
   }
   enhanceSamples(root, { engine, storage });
+  enhanceExercises(root, { storage, tryIt });
+}
+
+/**
+ * Set the page's experiment to a link's settings and bring it into view: an exercise's "Try it in
+ * the experiment". False when no experiment on the page is running.
+ * @param {string} settings
+ */
+function tryIt(settings) {
+  const panel = [...live].find((each) => each.section.isConnected);
+  if (!panel || !panel.followLink(settings)) return false;
+  panel.section.scrollIntoView({ block: "start" });
+  return true;
 }
 
 // Loaded async, the shell may run while the page is still being parsed: it enhances what is there

@@ -78,4 +78,35 @@ export const PAGE_WORDS = Object.freeze({
   offline_unsupported: "This browser cannot keep the course for reading offline: it needs service workers, which browsers offer only over https or on this machine.",
   offline_not_registered: "the browser did not register the course's service worker",
   offline_serving: "make serve shows every page as it is now, so nothing is kept for reading offline here.",
+
+  // Exercises (exercises.js, grading.js): each is a fieldset named by its question, so its buttons
+  // need no number. {feedback} is the engine's own sentence about what the reader chose, from the build.
+  exercise_check: "Check",
+  exercise_hint: "Hint",
+  exercise_show: "Show the answer",
+  exercise_try: "Try it in the experiment",
+  exercise_right: "Right. {feedback}",
+  exercise_not_yet: "Not yet. {feedback}",
+  exercise_right_number: "Right: {value}.",
+  exercise_higher: "Not yet: the engine's answer is higher than {value}.",
+  exercise_lower: "Not yet: the engine's answer is lower than {value}.",
+  exercise_choose_one: "Choose an answer first.",
+  exercise_choose_several: "Choose one or more answers first.",
+  exercise_number_missing: "Write a number first.",
+  exercise_not_a_number: "“{text}” is not a number; write digits, such as 23 or 22.5.",
+  // {number} of {total}: the hint just shown.
+  exercise_hint_shown: "Hint {number} of {total} is shown.",
+  exercise_hints_done: "That was the last hint; Show the answer gives the answer and why.",
+  exercise_shown: "The answer and why are shown below.",
+  exercise_tried: "The experiment now shows this exercise's settings.",
+  exercise_no_panel: "The experiment on this page has not started, so it can't be set from here: {settings}.",
+  // Progress, kept per lesson like notes. {answered} of {total} exercises answered right.
+  exercise_progress: "{answered} of {total} answered",
+  exercise_clear: "Clear my answers",
+  exercise_cleared: "Your answers to this lesson's exercises are cleared.",
+  exercise_not_saved: "Your answer could not be saved in this browser ({problem}); Export notes still includes it until you leave the page.",
+  // Why stored answers could not be used, quoted into exercise_unreadable's {problem}.
+  exercise_stored_no_answers: "it holds no answers",
+  exercise_stored_wrong: "the answer to '{id}' is not one this page wrote",
+  exercise_unreadable: "Your earlier answers to this lesson's exercises could not be read ({problem}); they are kept aside, and Export notes includes them.",
 });

@@ -70,13 +70,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     engine = page.meta.get("engine")
     if not engine:
         raise exercises.ExerciseError(f"{page.file.src_uri}: exercises need 'engine: <module>' in the page's front matter")
-    namespace, experiment = vars(import_module(engine)), panel(Path(page.file.src_uri).stem)
+    lesson = Path(page.file.src_uri).stem
+    namespace, experiment = vars(import_module(engine)), panel(lesson)
     # The explanation is prose like the page's: its claims show the number the author wrote.
     prose = Markdown(extensions=[ClaimsExtension()])
     pieces, last = [], 0
     for exercise in found:
         graded = exercises.grade(exercise, namespace, experiment)
-        pieces += [markdown[last : exercise.start], exercise_html.render(graded, lambda text: prose.reset().convert(text))]
+        pieces += [markdown[last : exercise.start], exercise_html.render(graded, lesson, lambda text: prose.reset().convert(text))]
         last = exercise.end
     return "".join(pieces) + markdown[last:]
 

@@ -17,12 +17,14 @@ from typing import Any
 from lessonkit.authoring.exercises import Graded, Option
 
 
-def render(graded: Graded, markdown: Callable[[str], str]) -> str:
-    """The exercise's HTML; `markdown` renders the explanation (claims included) as the page's prose is."""
+def render(graded: Graded, lesson: str, markdown: Callable[[str], str]) -> str:
+    """The exercise's HTML; `lesson` names whose answers the reader's are (the page's storage keys),
+    and `markdown` renders the explanation (claims included) as the page's prose is."""
     exercise = graded.exercise
     name = f"lk-exercise-{exercise.id}"
     parts = [
-        f'<fieldset class="lk-exercise" id="exercise-{_attr(exercise.id)}" data-exercise="{_attr(exercise.id)}" '
+        f'<fieldset class="lk-exercise" id="exercise-{_attr(exercise.id)}" '
+        f'data-exercise="{_attr(exercise.id)}" data-lesson="{_attr(lesson)}" '
         f'data-kind="{exercise.kind}" data-settings="{_attr(exercise.settings)}" '
         # In an attribute, not a JSON <script>: the theme re-inserts a page's scripts, and the CSP refuses inline ones.
         f'data-key="{_attr(json.dumps(key_of(graded), ensure_ascii=False))}">',

@@ -1,0 +1,145 @@
+"""A reader answers every exercise of the course through its accessible names: wrong, then with a
+hint, then right; the experiment takes an exercise's settings; and the answers outlive the visit.
+
+What the page must say is worked out here from the engine in CPython (lessonkit.authoring.exercises),
+not from the page: the feedback on a wrong answer is the engine's sentence for the reader's choice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, expect
+
+from lessonkit.authoring.exercise_html import answer_text
+from lessonkit.authoring.exercises import Graded, find_exercises, grade, settings_of
+from lessonkit.authoring.sybil_parsers import front_matter
+from lessonkit.registry import panel
+from tests.browser.harness import PanelPage
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def graded_exercises(lesson: str) -> list[Graded]:
+    text = (DOCS / "lessons" / f"{lesson}.md").read_text(encoding="utf-8")
+    engine = vars(import_module(front_matter(text)["engine"]))
+    return [grade(exercise, engine, panel(lesson)) for exercise in find_exercises(text)]
+
+
+def lessons_with_exercises() -> Iterator[str]:
+    for page in sorted((DOCS / "lessons").glob("*.md")):
+        if find_exercises(page.read_text(encoding="utf-8")):
+            yield page.stem
+
+
+LESSONS = list(lessons_with_exercises())
+
+
+def group(page: Any, graded: Graded) -> Locator:
+    return page.get_by_role("group", name=graded.exercise.question, exact=True)
+
+
+def give(fieldset: Locator, graded: Graded, choice: Any) -> None:
+    """Answer as a reader does: tick the options (by their labels), or type the number."""
+    exercise = graded.exercise
+    if exercise.kind == "number":
+        fieldset.get_by_role("spinbutton").fill(str(choice))
+        return
+    role = "checkbox" if exercise.kind == "several" else "radio"
+    for option in exercise.options:
+        box = fieldset.get_by_role(role, name=option.label, exact=True)
+        if role == "checkbox":
+            box.set_checked(option.value in choice)
+        elif option.value == choice:
+            box.check()
+
+
+def wrong_and_right(graded: Graded) -> tuple[Any, str, Any, str]:
+    """A wrong answer and what the page must say to it, then the right one and what it must say."""
+    exercise, answer = graded.exercise, graded.answer
+    if exercise.kind == "number":
+        return answer + 1, f"Not yet: the engine's answer is lower than {answer + 1:g}.", answer, f"Right: {answer:g}."
+    values = [option.value for option in exercise.options]
+    if exercise.kind == "several":
+        # All but one of the right options: the page names the one left out, in the engine's words.
+        left_out = sorted(answer, key=values.index)[-1]
+        wrong = answer - {left_out}
+        right_words = " ".join(graded.feedback[values.index(value)] for value in sorted(answer, key=values.index))
+        return wrong, f"Not yet. {graded.feedback[values.index(left_out)]}", answer, f"Right. {right_words}"
+    wrong = next(value for value in values if not graded.is_right(value))
+    return wrong, f"Not yet. {graded.feedback[values.index(wrong)]}", answer, f"Right. {graded.feedback[values.index(answer)]}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_each_exercise_answered_wrong_then_with_a_hint_then_right_and_the_answers_outlive_the_visit(reader, panel_paths, lesson):
+    exercises = graded_exercises(lesson)
+    panel_page = reader.visit(lesson, panel_paths[lesson], engine=False)
+    page = panel_page.page
+    progress = page.locator(".lk-exercise-progress")
+    expect(progress).to_have_text(f"0 of {len(exercises)} answered")
+
+    for graded in exercises:
+        fieldset = group(page, graded)
+        status = fieldset.get_by_role("status")
+        fieldset.get_by_role("button", name="Check", exact=True).click()
+        expect(status).to_have_text("Write a number first." if graded.exercise.kind == "number" else "Choose an answer first.")
+        wrong, not_yet, right, well_done = wrong_and_right(graded)
+        give(fieldset, graded, wrong)
+        fieldset.get_by_role("button", name="Check", exact=True).click()
+        expect(status).to_have_text(not_yet)
+
+        fieldset.get_by_role("button", name="Hint", exact=True).press("Enter")  # the keyboard alone asks for hints
+        expect(status).to_have_text(f"Hint 1 of {len(graded.exercise.hints)} is shown.")
+        expect(fieldset.locator(".lk-exercise-hint-list li")).to_have_text([graded.exercise.hints[0]])
+
+        give(fieldset, graded, right)
+        fieldset.get_by_role("button", name="Check", exact=True).click()
+        expect(status).to_have_text(well_done)
+
+    expect(progress).to_have_text(f"{len(exercises)} of {len(exercises)} answered")
+    with page.expect_download() as started:
+        panel_page.button(panel_page.spec.words.export_notes).click()
+    exported = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))["exercises"]
+    assert {
+        graded.exercise.id: (entry["right"], entry["attempts"], entry["hints"])
+        for graded in exercises
+        for entry in [exported[graded.exercise.id]]
+    } == {graded.exercise.id: (True, 2, 1) for graded in exercises}
+
+    again = reader.come_back(panel_page)
+    page = again.page
+    expect(page.locator(".lk-exercise-progress")).to_have_text(f"{len(exercises)} of {len(exercises)} answered")
+    first = exercises[0]
+    expect(group(page, first).locator(".lk-exercise-hint-list li")).to_have_text([first.exercise.hints[0]])
+    if first.exercise.kind != "number":
+        label = answer_text(first) if first.exercise.kind != "several" else first.exercise.options[0].label
+        expect(
+            group(page, first).get_by_role("checkbox" if first.exercise.kind == "several" else "radio", name=label, exact=True)
+        ).to_be_checked()
+
+    page.get_by_role("button", name="Clear my answers", exact=True).click()
+    expect(page.locator(".lk-exercise-progress")).to_have_text(f"0 of {len(exercises)} answered")
+    assert page.evaluate("(key) => localStorage.getItem(key)", f"lessonkit:{lesson}:exercises") is None
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_show_the_answer_opens_it_and_try_it_sets_the_experiment_to_the_exercises_settings(reader, panel_paths, lesson):
+    spec = panel(lesson)
+    graded = graded_exercises(lesson)[0]
+    panel_page: PanelPage = reader.visit(lesson, panel_paths[lesson])
+    fieldset = group(panel_page.page, graded)
+
+    fieldset.get_by_role("button", name="Show the answer", exact=True).click()
+    expect(fieldset.locator(".lk-exercise-answer")).to_have_attribute("open", "")
+    expect(fieldset.locator(".lk-exercise-key")).to_have_text(answer_text(graded))
+
+    fieldset.get_by_role("button", name="Try it in the experiment", exact=True).click()
+    expect(fieldset.get_by_role("status")).to_have_text("The experiment now shows this exercise's settings.")
+    panel_page.expect_view(spec.view(settings_of(spec, graded.exercise.settings)))
+    # The page's address carries the settings, as a link to them would, once the reader pauses (address.js).
+    panel_page.page.wait_for_function("(setting) => location.hash.includes(setting)", arg=graded.exercise.settings.split("&")[0])
