@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from lessonkit.authoring.exercises import find_exercises
 from lessonkit.authoring.local_site import served
 from tests.browser.harness import ENGINE_BOOT_MS, Watch, watched_context
 
@@ -131,5 +132,14 @@ def test_the_guides_lesson_builds_and_its_panel_answers_in_the_browser(new_lesso
         expect(page.locator("section.lk-panel")).to_have_attribute("data-engine", "ready", timeout=ENGINE_BOOT_MS)
         panel.get_by_role("slider", name="Window budget").fill(quoted["budget"])
         expect(panel.get_by_role("status")).to_have_text(quoted["status"])
+        # The guide's exercise, answered right through its names: the page says so in the engine's words.
+        (exercise,) = find_exercises((new_lesson / "docs" / "lessons" / "truncation.md").read_text(encoding="utf-8"))
+        right = next(option for option in exercise.options if option.value == 32)
+        asked = page.get_by_role("group", name=exercise.question, exact=True)
+        asked.get_by_role("radio", name=right.label, exact=True).check()
+        asked.get_by_role("button", name="Check", exact=True).click()
+        expect(asked.get_by_role("status")).to_have_text(
+            "Right. At 32 tokens the window keeps M1, M2, M3, M4, M5; the order number is kept."
+        )
         context.close()
     assert not watch.problems(), "\n".join(watch.problems())

@@ -76,6 +76,7 @@ test("unreadable earlier answers are said, kept aside before the next write, nev
   const backend = memoryBackend({ [answersKey("context-compression")]: "{not json" });
   const answers = new Answers("context-compression", new Storage(backend));
   assert.match(String(answers.problem), /not valid JSON/);
+  assert.equal(answers.unreadable, true);
   answers.set("first-unsupported", { choice: [0], attempts: 1, right: false });
   const aside = [...backend.items.keys()].find((key) => key.startsWith(`${answersKey("context-compression")}:corrupt:`));
   assert.equal(backend.items.get(String(aside)), "{not json");

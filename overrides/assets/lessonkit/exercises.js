@@ -59,6 +59,8 @@ export class Answers {
     this.answers = read.value ? /** @type {{answers: Record<string, Answer>}} */ (read.value).answers : {};
     /** Why earlier answers could not be read, or null. What could not be read stays in storage, untouched. */
     this.problem = read.problem || null;
+    /** Whether storage held answers this page could not read (rather than no storage to read at all). */
+    this.unreadable = read.unreadable !== undefined;
   }
 
   /** @param {string} id */
@@ -240,6 +242,25 @@ export function enhanceExercises(root, { storage, tryIt }) {
     show();
   });
   fieldsets[fieldsets.length - 1].after(h("div", { class: "lk-exercise-summary" }, progress, clear, messages));
-  if (answers.problem) messages.textContent = fill(WORDS.exercise_unreadable, { problem: answers.problem });
+  if (answers.problem) {
+    messages.textContent = fill(answers.unreadable ? WORDS.exercise_unreadable : WORDS.exercise_not_kept, { problem: answers.problem });
+  }
   show();
+}
+
+/**
+ * The home page's lesson cards: each says how many of its lesson's exercises the reader has
+ * answered right. The build lists each lesson's exercise ids in `data-exercises`; with JavaScript
+ * off the line stays hidden, as there is nothing to count.
+ * @param {ParentNode} root
+ * @param {Storage} storage
+ */
+export function showLessonProgress(root, storage) {
+  for (const line of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lk-lesson-progress[data-lesson]"))) {
+    /** @type {string[]} */
+    const ids = JSON.parse(line.dataset.exercises || "[]");
+    const answers = new Answers(line.dataset.lesson || "", storage);
+    line.textContent = fill(WORDS.exercise_progress, { answered: answers.answeredRight(ids), total: ids.length });
+    line.hidden = false;
+  }
 }

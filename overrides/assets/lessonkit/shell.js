@@ -5,7 +5,7 @@
 // With JavaScript off, the page still shows everything the build computed.
 import { Engine } from "./engine.js";
 import { Panel } from "./panel.js";
-import { enhanceExercises } from "./exercises.js";
+import { enhanceExercises, showLessonProgress } from "./exercises.js";
 import { enhanceSamples } from "./samples.js";
 import { Storage } from "./storage.js";
 import { fill, h } from "./dom.js";
@@ -67,6 +67,7 @@ function enhance(root = document) {
   const panels = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lk-panel:not([data-engine])"))];
   const hasSamples = root.querySelector(".lk-sample:not([data-lk-sample])") !== null;
   const hasExercises = root.querySelector("fieldset.lk-exercise:not([data-lk-exercise])") !== null;
+  if (root.querySelector(".lk-lesson-progress")) showLessonProgress(root, new Storage());
   if (!panels.length && !hasSamples && !hasExercises) return;
   const storage = new Storage();
   engine.start();

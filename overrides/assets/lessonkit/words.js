@@ -108,5 +108,6 @@ export const PAGE_WORDS = Object.freeze({
   // Why stored answers could not be used, quoted into exercise_unreadable's {problem}.
   exercise_stored_no_answers: "it holds no answers",
   exercise_stored_wrong: "the answer to '{id}' is not one this page wrote",
+  exercise_not_kept: "Your answers can't be kept in this browser ({problem}); Export notes includes them until you leave the page.",
   exercise_unreadable: "Your earlier answers to this lesson's exercises could not be read ({problem}); they are kept aside, and Export notes includes them.",
 });

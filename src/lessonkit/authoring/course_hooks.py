@@ -56,6 +56,12 @@ def on_files(files: Any, config: Any) -> Any:
     return notebooks.prepare(files, config, _root(config))
 
 
+def _exercise_ids(docs: Path) -> dict[str, list[str]]:
+    """Each lesson's exercise ids, in page order, for the home page's progress lines."""
+    lessons = sorted((docs / "lessons").glob("*.md"))
+    return {page.stem: [exercise.id for exercise in exercises.find_exercises(page.read_text(encoding="utf-8"))] for page in lessons}
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     found = exercises.find_exercises(markdown)
     if not found:
@@ -86,6 +92,8 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
     from mkdocs.utils import get_relative_url
 
     source = page.file.src_uri
+    if source == "index.md":
+        page_html = exercise_html.lesson_progress(page_html, _exercise_ids(Path(config["docs_dir"])))
     if source.endswith(".ipynb"):
         page_html = notebooks.download_link(Path(source).name) + without_mermaid_loader(page_html)
     if source.startswith(LINKED_PAGES):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -83,3 +84,17 @@ def _number(value: float) -> str:
 
 def _attr(text: str) -> str:
     return html.escape(text, quote=True)
+
+
+def lesson_progress(page_html: str, lessons: dict[str, list[str]]) -> str:
+    """The home page with a progress line in each card that links to a lesson with exercises.
+
+    The line is empty and hidden: the page's script fills it from the reader's stored answers.
+    """
+    for lesson, ids in lessons.items():
+        if not ids:
+            continue
+        card = re.compile(rf'(<li>\s*<p><strong><a href="lessons/{re.escape(lesson)}/">.*?)(</li>)', re.DOTALL)
+        line = f'<p class="lk-lesson-progress" data-lesson="{_attr(lesson)}" data-exercises="{_attr(json.dumps(ids))}" hidden></p>'
+        page_html = card.sub(lambda match, line=line: match[1] + line + match[2], page_html, count=1)
+    return page_html

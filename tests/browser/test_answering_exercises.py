@@ -1,5 +1,6 @@
 """A reader answers every exercise of the course through its accessible names: wrong, then with a
-hint, then right; the experiment takes an exercise's settings; and the answers outlive the visit.
+hint, then right; the experiment takes an exercise's settings; the answers outlive the visit, the
+home page counts them, and export carries them.
 
 What the page must say is worked out here from the engine in CPython (lessonkit.authoring.exercises),
 not from the page: the feedback on a wrong answer is the engine's sentence for the reader's choice.
@@ -20,7 +21,7 @@ from lessonkit.authoring.exercise_html import answer_text
 from lessonkit.authoring.exercises import Graded, find_exercises, grade, settings_of
 from lessonkit.authoring.sybil_parsers import front_matter
 from lessonkit.registry import panel
-from tests.browser.harness import PanelPage
+from tests.browser.harness import FOLLOW, PanelPage
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -111,8 +112,14 @@ def test_each_exercise_answered_wrong_then_with_a_hint_then_right_and_the_answer
         for entry in [exported[graded.exercise.id]]
     } == {graded.exercise.id: (True, 2, 1) for graded in exercises}
 
-    again = reader.come_back(panel_page)
-    page = again.page
+    # The home page's card for the lesson counts them, from the same storage.
+    page.evaluate(FOLLOW, reader.home)
+    card = page.locator(f'.lk-lesson-progress[data-lesson="{lesson}"]')
+    expect(card).to_have_text(f"{len(exercises)} of {len(exercises)} answered")
+
+    # And the lesson, when the reader follows the link back to it, has them as the reader left them.
+    page.evaluate(FOLLOW, panel_paths[lesson])
+    expect(PanelPage(page, panel(lesson)).panel).to_be_visible()
     expect(page.locator(".lk-exercise-progress")).to_have_text(f"{len(exercises)} of {len(exercises)} answered")
     first = exercises[0]
     expect(group(page, first).locator(".lk-exercise-hint-list li")).to_have_text([first.exercise.hints[0]])
@@ -143,3 +150,46 @@ def test_show_the_answer_opens_it_and_try_it_sets_the_experiment_to_the_exercise
     panel_page.expect_view(spec.view(settings_of(spec, graded.exercise.settings)))
     # The page's address carries the settings, as a link to them would, once the reader pauses (address.js).
     panel_page.page.wait_for_function("(setting) => location.hash.includes(setting)", arg=graded.exercise.settings.split("&")[0])
+
+
+@pytest.mark.parametrize("lesson", LESSONS[:1])
+def test_unreadable_earlier_answers_are_said_kept_aside_and_exported(reader, panel_paths, lesson):
+    key = f"lessonkit:{lesson}:exercises"
+    panel_page = reader.visit(lesson, panel_paths[lesson], stored={key: "{not json"}, engine=False)
+    page = panel_page.page
+    expect(page.locator(".lk-exercise-progress-status")).to_contain_text(
+        "Your earlier answers to this lesson's exercises could not be read"
+    )
+    graded = graded_exercises(lesson)[0]
+    fieldset = group(page, graded)
+    _wrong, _not_yet, right, well_done = wrong_and_right(graded)
+    give(fieldset, graded, right)
+    fieldset.get_by_role("button", name="Check", exact=True).click()
+    expect(fieldset.get_by_role("status")).to_have_text(well_done)
+    kept = page.evaluate(
+        "(prefix) => Object.keys(localStorage).filter((k) => k.startsWith(prefix)).map((k) => localStorage.getItem(k))", f"{key}:corrupt:"
+    )
+    assert kept == ["{not json"]
+    with page.expect_download() as started:
+        panel_page.button(panel_page.spec.words.export_notes).click()
+    exported = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
+    assert exported["exercises"][graded.exercise.id]["right"] is True
+    assert "{not json" in exported["unreadable"].values()
+
+
+@pytest.mark.parametrize("lesson", LESSONS[:1])
+def test_a_storage_switched_off_keeps_the_answer_on_the_page_says_why_and_exports_it(reader, panel_paths, lesson):
+    panel_page = reader.visit(lesson, panel_paths[lesson], storage="switched off", engine=False)
+    page = panel_page.page
+    expect(page.locator(".lk-exercise-progress-status")).to_contain_text("Your answers can't be kept in this browser")
+    graded = graded_exercises(lesson)[0]
+    fieldset = group(page, graded)
+    _wrong, _not_yet, right, well_done = wrong_and_right(graded)
+    give(fieldset, graded, right)
+    fieldset.get_by_role("button", name="Check", exact=True).click()
+    expect(fieldset.get_by_role("status")).to_contain_text(well_done)
+    expect(fieldset.get_by_role("status")).to_contain_text("Your answer could not be saved in this browser")
+    expect(page.locator(".lk-exercise-progress")).to_have_text(f"1 of {len(graded_exercises(lesson))} answered")
+    with page.expect_download() as started:
+        panel_page.button(panel_page.spec.words.export_notes).click()
+    assert json.loads(Path(started.value.path()).read_text(encoding="utf-8"))["exercises"][graded.exercise.id]["right"] is True
