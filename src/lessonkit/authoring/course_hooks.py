@@ -41,6 +41,16 @@ def without_mermaid_loader(page_html: str) -> str:
     return MERMAID_LOADER.sub("", page_html)
 
 
+def without_signature_copy_buttons(page_html: str) -> str:
+    """A reference page whose signatures get no copy button from the theme (`no-copy`).
+
+    A signature is read, not pasted, and the theme's start-up mounts a button with a tooltip for
+    each of a reference page's hundred-odd signatures: most of its long task (bench/FINDINGS.md).
+    The signature stays selectable, and one too wide for the page is still a focusable region (shell.js).
+    """
+    return page_html.replace('class="doc-signature highlight"', 'class="doc-signature highlight no-copy"')
+
+
 def _root(config: Any) -> Path:
     return Path(config["config_file_path"]).resolve().parent
 
@@ -94,6 +104,8 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
     source = page.file.src_uri
     if source == "index.md":
         page_html = exercise_html.lesson_progress(page_html, _exercise_ids(Path(config["docs_dir"])))
+    if source.startswith("reference/"):
+        page_html = without_signature_copy_buttons(page_html)
     if source.endswith(".ipynb"):
         page_html = notebooks.download_link(Path(source).name) + without_mermaid_loader(page_html)
     if source.startswith(LINKED_PAGES):
