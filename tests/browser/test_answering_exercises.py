@@ -88,7 +88,8 @@ def test_each_exercise_answered_wrong_then_with_a_hint_then_right_and_the_answer
         fieldset = group(page, graded)
         status = fieldset.get_by_role("status")
         fieldset.get_by_role("button", name="Check", exact=True).click()
-        expect(status).to_have_text("Write a number first." if graded.exercise.kind == "number" else "Choose an answer first.")
+        unanswered = {"number": "Write a number first.", "several": "Choose one or more answers first."}
+        expect(status).to_have_text(unanswered.get(graded.exercise.kind, "Choose an answer first."))
         wrong, not_yet, right, well_done = wrong_and_right(graded)
         give(fieldset, graded, wrong)
         fieldset.get_by_role("button", name="Check", exact=True).click()

@@ -26,11 +26,14 @@ from lessonkit.lessons.context_compression.compression import (
     Summary,
     Turn,
     Window,
+    ending,
     evidence,
     first_unsupported_mention,
     lesson,
     make_room,
+    provenance,
     replay,
+    verdict,
 )
 
 __all__ = [
@@ -55,4 +58,7 @@ __all__ = [
     "replay",
     "first_unsupported_mention",
     "evidence",
+    "verdict",
+    "provenance",
+    "ending",
 ]

@@ -465,6 +465,21 @@ def first_unsupported_mention(run: Replay) -> Arrival | None:
     return next((arrival for arrival in run.arrivals if arrival.fact_mentioned and not arrival.user_backed), None)
 
 
+def _finding(arrival: Arrival) -> str:
+    """What an arrival's window can show about the fact, as the clause after a colon."""
+    if arrival.user_backed:
+        said = ", ".join(arrival.window.sources)
+        # A summary that preserved the fact carries its source's id, though the turn itself is gone.
+        kept = all(source in arrival.retained for source in arrival.window.sources)
+        where = "which is still there" if kept else "which the summary still cites"
+        return f"the user said it in {said}, {where}, so the fact is backed"
+    if arrival.fact_mentioned:
+        mentions = [entry.id for entry in arrival.window.entries if entry.mentions_fact]
+        verb = "mentions" if len(mentions) == 1 else "mention"
+        return f"{', '.join(mentions)} still {verb} the fact, but the user's own turn is gone, so it is unsupported"
+    return "nothing in it mentions the fact"
+
+
 def evidence(arrival: Arrival) -> str:
     """What the window at one arrival holds, and whether it can still show who said the fact.
 
@@ -484,15 +499,108 @@ def evidence(arrival: Arrival) -> str:
     """
     checks.instance("arrival", arrival, Arrival, "an Arrival")
     held = ", ".join(arrival.retained) or "nothing"
-    opening = f"At {arrival.time:g} s the window holds {held} ({arrival.tokens} tokens): "
-    if arrival.user_backed:
-        said = ", ".join(arrival.window.sources)
-        # A summary that preserved the fact carries its source's id, though the turn itself is gone.
-        kept = all(source in arrival.retained for source in arrival.window.sources)
-        where = "which is still there" if kept else "which the summary still cites"
-        return opening + f"the user said it in {said}, {where}, so the fact is backed."
-    if arrival.fact_mentioned:
-        mentions = [entry.id for entry in arrival.window.entries if entry.mentions_fact]
-        verb = "mentions" if len(mentions) == 1 else "mention"
-        return opening + f"{', '.join(mentions)} still {verb} the fact, but the user's own turn is gone, so it is unsupported."
-    return opening + "nothing in it mentions the fact."
+    return f"At {arrival.time:g} s the window holds {held} ({arrival.tokens} tokens): {_finding(arrival)}."
+
+
+def verdict(arrival: Arrival, expected: str) -> str:
+    """The answer one arrival's window gives, set beside the answer a reader expected, and why.
+
+    Args:
+        arrival: An arrival of a replay, such as ``replay(24, "summarize", "drop").final``.
+        expected: An answer a window can give: the fact's own (``"deployment region: Mumbai"``),
+            ``"unsupported"`` or ``"unknown"``.
+
+    Returns:
+        One sentence.
+
+    Raises:
+        lessonkit.checks.Refused: `arrival` is not an Arrival, or `expected` is not an answer a window can give.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compression import replay, verdict
+        >>> print(verdict(replay(24, "evict").final, "unsupported"))  # doctest: +ELLIPSIS
+        At 60 s the window of T1, T7, T8 (23 tokens) answers "unsupported": T7 still mentions the fact, ...
+        >>> drop = verdict(replay(24, "summarize", "drop").final, "unsupported")
+        >>> print(drop)  # doctest: +ELLIPSIS
+        At 60 s the window of T1, S, T8 (22 tokens) answers "unknown", not "unsupported": nothing in it mentions the fact, ...
+        >>> drop.endswith("because S folded T2, T3, T4, T5, T6, T7 and left it out.")
+        True
+    """
+    checks.instance("arrival", arrival, Arrival, "an Arrival")
+    checks.choice("expected", expected, (arrival.fact.answer, "unsupported", "unknown"))
+    given = arrival.answer
+    said = f'"{given}"' if given == expected else f'"{given}", not "{expected}"'
+    reason = _finding(arrival)
+    summary = arrival.window.summary
+    if not arrival.fact_mentioned and summary is not None:
+        reason += f", because {summary.id} folded {', '.join(summary.folded)} and left it out"
+    held = ", ".join(arrival.retained) or "nothing"
+    return f"At {arrival.time:g} s the window of {held} ({arrival.tokens} tokens) answers {said}: {reason}."
+
+
+def provenance(arrival: Arrival, entry_id: str) -> str:
+    """Whether one entry is in an arrival's window, and what it says for the fact: its user source, a mention, or nothing.
+
+    Args:
+        arrival: An arrival of a replay, such as ``replay(48, "summarize").final``.
+        entry_id: A turn's ID, or ``"S"`` for the summary.
+
+    Returns:
+        One sentence.
+
+    Raises:
+        lessonkit.checks.Refused: `arrival` is not an Arrival, or `entry_id` is not a non-empty string.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compression import provenance, replay
+        >>> print(provenance(replay(48, "summarize").final, "S"))
+        At 60 s the window holds S (the summary of T2, T3, T4), which cites the user's T2 as its source, so S is user-backed evidence.
+        >>> print(provenance(replay(48, "summarize").final, "T7"))
+        At 60 s the window holds T7 (an agent turn), which mentions the fact without a user source, so T7 backs nothing.
+        >>> print(provenance(replay(48, "summarize").final, "T2"))
+        At 60 s the window does not hold T2, which was folded into S; it holds T1, S, T5, T6, T7, T8.
+    """
+    checks.instance("arrival", arrival, Arrival, "an Arrival")
+    checks.text("entry_id", entry_id)
+    at = f"At {arrival.time:g} s the window"
+    entry = next((entry for entry in arrival.window.entries if entry.id == entry_id), None)
+    if entry is None:
+        summary = arrival.window.summary
+        folded = f", which was folded into {summary.id}" if summary is not None and entry_id in summary.folded else ""
+        return f"{at} does not hold {entry_id}{folded}; it holds {', '.join(arrival.retained) or 'nothing'}."
+    if isinstance(entry, Summary):
+        what = f"the summary of {', '.join(entry.folded)}"
+        backs = f"cites the user's {', '.join(entry.sources)} as its source"
+    else:
+        what = {"system": "the pinned system turn", "user": "a user turn", "agent": "an agent turn"}[entry.role]
+        backs = "states the fact in the user's own words"
+    if entry.sources:
+        return f"{at} holds {entry.id} ({what}), which {backs}, so {entry.id} is user-backed evidence."
+    said = "mentions the fact without a user source" if entry.mentions_fact else "does not state the fact"
+    return f"{at} holds {entry.id} ({what}), which {said}, so {entry.id} backs nothing."
+
+
+def ending(run: Replay) -> str:
+    """How a replay ends: its settings, its last window, and what that window can show about the fact.
+
+    Args:
+        run: A replay from `replay`.
+
+    Returns:
+        One sentence.
+
+    Raises:
+        lessonkit.checks.Refused: `run` is not a Replay.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compression import ending, replay
+        >>> print(ending(replay(64, "evict")))  # doctest: +ELLIPSIS
+        Budget 64 with Evict oldest ends at 60 s with T1, T2, T3, T4, T5, T6, T7, T8 (58 tokens): the user said it in T2, ...
+        >>> print(ending(replay(48, "evict")))  # doctest: +ELLIPSIS
+        Budget 48 with Evict oldest ends at 60 s with T1, T4, T5, T6, T7, T8 (44 tokens): T7 still mentions the fact, ...
+    """
+    checks.instance("run", run, Replay, "a Replay")
+    final = run.final
+    settings = POLICIES[run.policy] + (f" and {FIDELITIES[run.fidelity]}" if run.policy == "summarize" else "")
+    held = ", ".join(final.retained) or "nothing"
+    return f"Budget {run.budget} with {settings} ends at {final.time:g} s with {held} ({final.tokens} tokens): {_finding(final)}."
