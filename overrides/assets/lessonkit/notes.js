@@ -93,6 +93,20 @@ export class Notes {
       .filter(/** @returns {control is TextControl} */ (control) => control.kind === "text")
       .map((control) => ({ control, kept: keep(`text:${control.name}`, control.label, control.hint, "lk-reader-text") }));
     this.notes = keep("notes", spec.words.notes, "", "lk-notes-text");
+    // Text the reader wrote in a field the lesson has since retired (its exercises ask instead) is
+    // never dropped: it stays in storage, the panel says so, and export carries it.
+    const current = new Set(this.fields.map(({ control }) => control.name));
+    /** @type {Record<string, string>} */
+    this.retired = {};
+    for (const id of [spec.lesson, ...former]) {
+      const prefix = `lessonkit:${id}:text:`;
+      for (const [key, text] of Object.entries(storage.textsUnder(prefix))) {
+        const name = key.slice(prefix.length);
+        if (!current.has(name) && !(name in this.retired)) this.retired[name] = text;
+      }
+    }
+    const retired = Object.keys(this.retired);
+    if (retired.length) messages.set("retired", fill(spec.words.text_retired, { fields: retired.join(", "), export_notes: spec.words.export_notes }), "note");
     this.fieldsElement = this.fields.length ? h("div", { class: "lk-reader-fields" }, this.fields.map(({ kept }) => kept.element)) : null;
     this.element = h(
       "div",
@@ -109,6 +123,8 @@ export class Notes {
       lesson: this.lesson,
       notes: this.notes.value,
       fields: Object.fromEntries(this.fields.map(({ control, kept }) => [control.name, { label: control.label, text: kept.value }])),
+      // Text from fields the lesson no longer has, as stored, by the field's name.
+      ...(Object.keys(this.retired).length ? { retired_fields: this.retired } : {}),
       // The reader's answers to the lesson's exercises: as this page holds them, or as stored when the
       // page shows none (an unreadable stored value goes under `unreadable`).
       exercises: shownAnswers.get(this.lesson)?.answers ?? /** @type {{answers?: object} | null} */ (this.storage.readJSON(answersKey(this.lesson)).value)?.answers ?? {},

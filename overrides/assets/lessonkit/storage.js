@@ -126,6 +126,27 @@ export class Storage {
   }
 
   /**
+   * Every text stored under `prefix`, by key, but those set aside as unreadable ("…:corrupt:…"):
+   * what a lesson kept for a field it no longer has, say. Empty when storage can't be listed.
+   * @param {string} prefix
+   */
+  textsUnder(prefix) {
+    /** @type {Record<string, string>} */
+    const found = {};
+    if (!this.storage) return found;
+    try {
+      for (let index = 0; index < this.storage.length; index += 1) {
+        const key = this.storage.key(index);
+        const text = key && key.startsWith(prefix) && !key.includes(":corrupt:") ? this.storage.getItem(key) : null;
+        if (key && text) found[key] = text;
+      }
+    } catch {
+      // A storage that can't be listed has nothing to offer here; each field reads its own key anyway.
+    }
+    return found;
+  }
+
+  /**
    * Write text; returns `{ok, problem, keptAs}`. keptAs names where an unreadable old value went.
    * @param {string} key
    * @param {string} text

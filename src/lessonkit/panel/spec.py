@@ -98,6 +98,12 @@ class Words:
     # the same with its first letter in lower case ("Your notes").
     text_unreadable: str = "Your {field} can't be kept in this browser: {problem}. Use {export_notes} to keep them."
     text_not_saved: str = "Your {field} could not be saved in this browser: {problem}. Use {export_notes} to keep them."
+    # A text field the lesson no longer has (its exercises ask instead): {fields} names them as the
+    # storage does ("prediction"); what the reader wrote there stays, and is exported.
+    text_retired: str = (
+        "What you wrote in {fields} on an earlier visit is still kept in this browser, though the lesson"
+        " no longer asks for it here; {export_notes} includes it."
+    )
     # Under a `Number` field given a value out of range: its {label}, what is {allowed}, and the value {kept}.
     number_refused: str = "{label} must be {allowed}; the experiment keeps {kept}."
     expand: str = "Expand experiment"

@@ -58,7 +58,6 @@ def test_the_spec_names_every_control_as_the_lesson_words_it():
         ("range", "Recency weight"),
         ("range", "Context word budget"),
         ("number", "Maximum retrieved records"),
-        ("text", "Prediction"),
     ]
     options = {c["label"]: [o["label"] for o in c.get("options", [])] for c in spec["controls"]}
     assert options["Question"] == [question.text for question in retrieval.lesson().questions]

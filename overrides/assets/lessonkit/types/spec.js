@@ -145,6 +145,7 @@
  * @property {string} export_notes
  * @property {string} notes_file
  * @property {string} text_unreadable
+ * @property {string} text_retired
  * @property {string} text_not_saved
  * @property {string} number_refused
  * @property {string} expand

@@ -18,7 +18,7 @@ from typing import Any
 
 from lessonkit.lessons import working_memory as retrieval
 from lessonkit.lessons.working_memory import OVER_LIMIT, SELECTED, SKIPPED, Candidate, Retrieval
-from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playback, Range, Speed, Text, Timeline, Toggle, View, Words
+from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playback, Range, Speed, Timeline, Toggle, View, Words
 from lessonkit.panel.components import Column, findings, meter, record_row, record_table
 from lessonkit.panel.html import Markup, h, join
 
@@ -527,7 +527,6 @@ def _panel() -> Panel:
             Range("recency_weight", "Recency weight", *retrieval.RECENCY_WEIGHTS, default=defaults["recency_weight"], step=0.05),
             Range("word_budget", "Context word budget", *retrieval.WORD_BUDGETS, default=defaults["word_budget"], unit="words"),
             Number("max_records", "Maximum retrieved records", *retrieval.RECORD_LIMITS, default=defaults["max_records"]),
-            Text("prediction", "Prediction", hint="Before you press Play: which records will reach the selected context, and why?"),
         ),
         timeline=TIMELINE,
         playback=Playback(

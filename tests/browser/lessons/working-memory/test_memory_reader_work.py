@@ -1,4 +1,4 @@
-"""What the reader keeps and compares: a prediction and notes, a baseline, the exports, a larger
+"""What the reader keeps and compares: notes (and a prediction from before the exercises), a baseline, the exports, a larger
 workspace, and wide content that scrolls sideways on a phone, by keyboard too."""
 
 from __future__ import annotations
@@ -30,19 +30,21 @@ def baseline_of(text: str) -> re.Pattern[str]:
     return re.compile(r"Baseline:?\s*" + re.escape(text))
 
 
-def test_the_prediction_and_the_notes_survive_a_reload_and_export_together(lesson_page):
-    prediction = lesson_page.control("textbox", "Prediction")
-    prediction.fill(PREDICTION)
+def test_a_prediction_written_before_the_exercises_is_kept_said_and_exported_with_the_notes(lesson_page):
+    # The lesson once had a free Prediction field; its exercises ask instead. What a reader wrote
+    # there is still theirs: the panel says it is kept, and Export notes carries it.
+    lesson_page.page.evaluate("(text) => localStorage.setItem('lessonkit:working-memory:text:prediction', text)", PREDICTION)
     lesson_page.notes.fill(NOTE)
 
     lesson_page.reload()
 
-    expect(prediction).to_have_value(PREDICTION)
+    expect(lesson_page.panel).to_contain_text("What you wrote in prediction on an earlier visit is still kept in this browser")
+
     expect(lesson_page.notes).to_have_value(NOTE)
     name, exported = download_json(lesson_page, "Export notes")
     assert name == "working-memory-notes.json"
     assert exported["notes"] == NOTE
-    assert exported["fields"]["prediction"] == {"label": "Prediction", "text": PREDICTION}
+    assert exported["retired_fields"] == {"prediction": PREDICTION}
 
 
 def test_the_retrieval_export_holds_the_exact_values_the_table_rounds(lesson_page, engine):
