@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -144,3 +146,20 @@ def test_every_lesson_exercise_in_the_course_is_found_where_its_page_puts_it():
         """
     )
     assert find_exercises(text) == []
+
+
+def test_settings_are_read_by_control_kind_so_a_rebuilt_panels_toggles_and_choices_still_read():
+    # The build forgets lessonkit's engine and panel modules before each build (site_hooks), while
+    # this module stays imported: the panel's controls are then of classes it never imported.
+    forget_and_read = """
+import sys
+from lessonkit.authoring.exercises import settings_of
+for name in [name for name in sys.modules if name.startswith("lessonkit.") and not name.startswith("lessonkit.authoring")]:
+    del sys.modules[name]
+from lessonkit.registry import panel
+settings = settings_of(panel("context-compaction"), "set_after_tokens=false&set_after_invocations=true&summarizer=terse&time=9")
+print(settings["set_after_tokens"], settings["set_after_invocations"], settings["summarizer"])
+"""
+    done = subprocess.run([sys.executable, "-c", forget_and_read], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["False", "True", "terse"]

@@ -41,7 +41,6 @@ from lessonkit.authoring.claims import bare_numbers, check_claim, find_claims, i
 from lessonkit.authoring.prose import FENCE, line_of
 from lessonkit.checks import Refused
 from lessonkit.panel import Panel
-from lessonkit.panel.controls import Choice, Toggle
 
 FENCE_NAME = "lessonkit-exercise"
 KINDS = ("one", "several", "number", "yes-no")
@@ -211,9 +210,12 @@ def settings_of(panel: Panel, fragment: str) -> dict[str, Any]:
 
 def _from_text(control: Any, text: str) -> Any:
     """A link's text as the control's value; what cannot be read is passed on for the panel to refuse."""
-    if isinstance(control, Choice):
+    # By kind, not by class: the build forgets lessonkit's engine and panel modules before each build
+    # (site_hooks.on_pre_build), so the panel's controls are of classes imported after this module's.
+    kind = getattr(control, "kind", None)
+    if kind == "choice":
         return next((option.value for option in control.options if _spell(option.value) == text), text)
-    if isinstance(control, Toggle):
+    if kind == "toggle":
         return {"true": True, "false": False}.get(text, text)
     try:
         number = float(text)

@@ -45,6 +45,9 @@ from lessonkit.lessons.context_compaction.in_view import (
 from lessonkit.lessons.context_compaction.session import (
     Request,
     Run,
+    checks_at,
+    compare_summarizers,
+    seen_in,
     simulate,
 )
 from lessonkit.lessons.context_compaction.session_log import (
@@ -65,7 +68,9 @@ from lessonkit.lessons.context_compaction.setting import (
     Manifest,
     Pod,
     Refusal,
+    deployment,
     load_summarizer,
+    refusal_of,
     start,
 )
 from lessonkit.lessons.context_compaction.summarizers import (
@@ -113,6 +118,8 @@ __all__ = [
     "Pod",
     "load_summarizer",
     "start",
+    "refusal_of",
+    "deployment",
     "kept_summaries",
     "visible",
     "attached",
@@ -133,6 +140,9 @@ __all__ = [
     "Request",
     "Run",
     "simulate",
+    "checks_at",
+    "seen_in",
+    "compare_summarizers",
     "ADK_DIFFERENCES",
     "AdkField",
     "AdkRefusal",

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lessonkit import checks
-from lessonkit.lessons.context_compaction.events import Attachment, Entry, Summary, weight
+from lessonkit.checks import Refused
+from lessonkit.lessons.context_compaction.events import Attachment, Entry, Event, Summary, weight
 from lessonkit.lessons.context_compaction.fixture import Lesson, lesson
 from lessonkit.lessons.context_compaction.in_view import attached_by_name, visible
 from lessonkit.lessons.context_compaction.session_log import Seen, SessionLog
 from lessonkit.lessons.context_compaction.setting import Compaction
 from lessonkit.lessons.context_compaction.summarizers import Summarizer, summarizer_named
-from lessonkit.lessons.context_compaction.triggers import Decision, Moment, check_size, check_turns
+from lessonkit.lessons.context_compaction.triggers import AFTER_TURN, Decision, Moment, check_size, check_turns
 
 
 @dataclass(frozen=True)
@@ -138,3 +139,118 @@ def simulate(compaction: Compaction, summarizer: str | Summarizer = "terse", fix
             if compaction.by_turns and not wrote:
                 record(check_turns(session, compaction, writer, moment))
     return Run(compaction, writer.name, writer.reads_span, tuple(requests), tuple(decisions), tuple(session.log))
+
+
+# What the run found, in sentences: an exercise answers a reader's choice with them.
+
+_TRIGGER_WORDS = {"size": "the size trigger", "turns": "the turn trigger"}
+_SUMMARIZER_WORDS = {"model": "the agent's model", "terse": "the rule-based summarizer"}
+
+
+def checks_at(run: Run, moment: Moment) -> str:
+    """What the triggers found at one moment of a run, in one sentence, in the words of each check.
+
+    Args:
+        run: A replayed session, such as ``simulate(lesson().presets["by-size"], "model")``.
+        moment: When: ``Moment.before_request(9)`` or ``Moment.after_turn(4)``, within the run.
+
+    Returns:
+        One sentence: each trigger checked at `moment` and what came of it, or why none was checked.
+
+    Raises:
+        lessonkit.checks.Refused: `run` is not a Run, or `moment` is not a Moment within it.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import Moment, checks_at, lesson, simulate
+        >>> run = simulate(lesson().presets["by-size"], "model")
+        >>> checks_at(run, Moment.before_request(9))
+        "Before request 9, the size trigger finds the last request's prompt: 2,954 tokens, under 3,000."
+        >>> print(checks_at(simulate(lesson().presets["by-turns"], "model"), Moment.before_request(9)))
+        Before request 9, no trigger is checked: only the size trigger checks before a request, and this setting leaves it out.
+    """
+    checks.instance("run", run, Run, "a Run")
+    checks.instance("moment", moment, Moment, "a Moment, such as Moment.before_request(9)")
+    after = moment.when == AFTER_TURN
+    turns, requests = run.requests[-1].turn, len(run.requests)
+    if moment.number > (turns if after else requests):
+        raise Refused("moment", str(moment), f"a moment of this run: before request 1 to {requests}, or after turn 1 to {turns}")
+    opening = str(moment)[0].upper() + str(moment)[1:]
+    found = [decision for decision in run.decisions if decision.moment == moment]
+    if not found:
+        return f"{opening}, no trigger is checked: only the size trigger checks before a request, and this setting leaves it out."
+    said = [f"{_TRIGGER_WORDS[decision.trigger]} finds {decision.reason}" for decision in found]
+    if after and run.compaction.by_turns and all(decision.trigger == "size" for decision in found):
+        said.append("the turn trigger is not checked, because the size trigger wrote a summary")
+    return f"{opening}, {'; '.join(said)}."
+
+
+def seen_in(run: Run, number: int) -> str:
+    """What one model request of a run sees and sends, in one sentence, beside what the session stores.
+
+    Args:
+        run: A replayed session, such as ``simulate(lesson().presets["by-turns"], "model")``.
+        number: The request, from 1.
+
+    Returns:
+        One sentence: its turn, the summaries it sees (and which were written just before it), how many
+        of the session's raw events it sees, and its prompt with and without compaction.
+
+    Raises:
+        lessonkit.checks.Refused: `run` is not a Run, or `number` is not one of its requests.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import lesson, seen_in, simulate
+        >>> print(seen_in(simulate(lesson().presets["by-turns"], "model"), 9))  # doctest: +NORMALIZE_WHITESPACE
+        Request 9, in turn 5, sees S1, written just before it, and 1 of the 17 raw events the session stores:
+        1,741 tokens with statement-march.pdf attached, against 3,016 without compaction.
+    """
+    checks.instance("run", run, Run, "a Run")
+    request = run.request(number)
+    summaries = [entry.id for entry in request.seen if isinstance(entry, Summary)]
+    raw = len(request.seen) - len(summaries)
+    answer = next(entry for entry in run.log if isinstance(entry, Event) and entry.id == request.answer)
+    stored = sum(isinstance(entry, Event) and entry.position < answer.position for entry in run.log)
+    before = set(run.request(number - 1).seen_ids) if number > 1 else set()
+    new = [summary for summary in summaries if summary not in before]
+    if new == summaries:
+        written = ", written just before it," if len(new) == 1 else ", all written just before it,"
+    else:
+        written = f", {' and '.join(new)} written just before it," if new else ""
+    events = f"all {stored} raw events the session stores" if raw == stored else f"{raw} of the {stored} raw events the session stores"
+    sees = f"{' and '.join(summaries)}{written} and {events}" if summaries else f"no summary and {events}"
+    files = f" with {', '.join(file.name for file in request.attached)} attached" if request.attached else ""
+    without = "as many as" if request.prompt == request.uncompacted else f"against {request.uncompacted:,}"
+    return f"Request {number}, in turn {request.turn}, sees {sees}: {request.prompt:,} tokens{files}, {without} without compaction."
+
+
+def compare_summarizers(compaction: Compaction, summarizer: str) -> str:
+    """One built-in summarizer's cost over the session beside the other's, under the same setting, in one sentence.
+
+    Args:
+        compaction: The setting both replay the session under.
+        summarizer: ``"model"`` (the agent's model) or ``"terse"`` (the rule-based summarizer).
+
+    Returns:
+        One sentence: how many summaries it writes and the tokens the session's requests send, against the other's.
+
+    Raises:
+        lessonkit.checks.Refused: `compaction` is not a Compaction, or `summarizer` is not ``"model"`` or ``"terse"``.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import compare_summarizers, lesson
+        >>> print(compare_summarizers(lesson().presets["by-size"], "terse"))  # doctest: +NORMALIZE_WHITESPACE
+        The rule-based summarizer writes 5 summaries, and the session's requests send 63,675 tokens,
+        1,976 more than with the agent's model, which writes 3.
+    """
+    checks.instance("compaction", compaction, Compaction, "a Compaction")
+    checks.choice("summarizer", summarizer, tuple(_SUMMARIZER_WORDS))
+    other = next(name for name in _SUMMARIZER_WORDS if name != summarizer)
+    this, that = simulate(compaction, summarizer), simulate(compaction, other)
+    difference = this.tokens_sent - that.tokens_sent
+    than = "as many as" if difference == 0 else f"{abs(difference):,} {'more' if difference > 0 else 'fewer'} than"
+    written = "summary" if len(this.summaries) == 1 else "summaries"
+    who = _SUMMARIZER_WORDS[summarizer]
+    return (
+        f"{who[0].upper()}{who[1:]} writes {len(this.summaries)} {written}, and the session's requests send "
+        f"{this.tokens_sent:,} tokens, {than} with {_SUMMARIZER_WORDS[other]}, which writes {len(that.summaries)}."
+    )

@@ -23,6 +23,7 @@ setting replays a session in `session`.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from dataclasses import dataclass
@@ -62,6 +63,10 @@ MANIFEST_KINDS = ("agent", "workflow")
 ROOTS = ("LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent")
 LLM_ROOT = "LlmAgent"
 _DOTTED = re.compile(r"\.*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+# The lesson's own package: a summarizer path with a leading dot, written in a setting here, is relative to it.
+_PACKAGE = __name__.rpartition(".")[0]
+# When each refusal happens, as the page says it.
+_MOMENT_WORDS = {"build": "the manifest is built", "start": "the pod starts"}
 
 
 class Refusal(Refused):
@@ -264,3 +269,99 @@ def start(manifest: Manifest, root: str = LLM_ROOT) -> Pod:
             allowed=f"a {LLM_ROOT} root, or a summarizer of the setting's own",
         )
     return Pod(manifest, root, AgentModel())
+
+
+def _written_setting(written: str) -> dict[str, object]:
+    """The keyword arguments of a setting written as code, ``Compaction(after_tokens=3000, ...)``, read, never run."""
+    checks.text("written", written)
+    allowed = "a setting written as code, such as 'Compaction(after_tokens=3000, keep_recent_events=6)'"
+    try:
+        call = ast.parse(written.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # what parsing a reader's text can raise
+        raise Refused("written", written, allowed) from None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "Compaction" and not call.args):
+        raise Refused("written", written, allowed)
+    fields = ("after_tokens", "keep_recent_events", "after_invocations", "overlap", "summarizer")
+    arguments: dict[str, object] = {}
+    for keyword in call.keywords:
+        if keyword.arg not in fields or keyword.arg in arguments:
+            raise Refused("written", written, f"each of the fields {', '.join(fields)} at most once")
+        try:
+            arguments[keyword.arg] = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, SyntaxError, RecursionError):  # not a literal: an expression is never run
+            raise Refused("written", written, "a number, a string or None for each field") from None
+    return arguments
+
+
+def refusal_of(written: str, manifest: str = "agent", root: str = LLM_ROOT) -> Refusal | None:
+    """The refusal a setting written as code meets, when its manifest is built or its pod starts; None if it starts.
+
+    Args:
+        written: The setting as a manifest writes it, such as ``"Compaction(after_tokens=3000)"``.
+        manifest: ``"agent"`` or ``"workflow"``, the kind of manifest it is written in.
+        root: What the agent's ``build()`` returns: ``"LlmAgent"`` or a workflow agent's class name.
+
+    Returns:
+        The setting's own refusal, with its field and its moment (``"build"`` or ``"start"``), or None.
+
+    Raises:
+        lessonkit.checks.Refused: `written` is not a ``Compaction(...)`` call with keyword arguments, or
+            `manifest` or `root` is not one of the known kinds.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import refusal_of
+        >>> refusal = refusal_of("Compaction(after_tokens=3000)")
+        >>> refusal.field, refusal.moment
+        ('after_tokens', 'build')
+        >>> refusal_of("Compaction(after_invocations=4, overlap=0)") is None
+        True
+        >>> refusal_of("Compaction(after_invocations=4, overlap=1)", root="SequentialAgent").moment
+        'start'
+    """
+    arguments = _written_setting(written)
+    checks.choice("manifest", manifest, MANIFEST_KINDS)
+    checks.choice("root", root, ROOTS)
+    try:
+        start(Manifest(manifest, _PACKAGE, compaction=Compaction(**arguments)), root)
+    except Refusal as refusal:
+        return refusal
+    return None
+
+
+def deployment(written: str, manifest: str = "agent", root: str = LLM_ROOT) -> str:
+    """What comes of a setting written as code, in one sentence: the refusal in its own words, or what the pod does.
+
+    Args:
+        written: The setting as a manifest writes it, such as ``"Compaction(after_tokens=3000)"``.
+        manifest: ``"agent"`` or ``"workflow"``, the kind of manifest it is written in.
+        root: What the agent's ``build()`` returns: ``"LlmAgent"`` or a workflow agent's class name.
+
+    Returns:
+        One sentence; a refusal's words are kept, its line breaks read as spaces.
+
+    Raises:
+        lessonkit.checks.Refused: As `refusal_of`.
+
+    Examples:
+        >>> from lessonkit.lessons.context_compaction import deployment
+        >>> print(deployment("Compaction(after_invocations=4, overlap=0)"))  # doctest: +NORMALIZE_WHITESPACE
+        Compaction(after_invocations=4, overlap=0) stands: it compacts by turns every 4 turns, re-including no earlier turn;
+        the pod starts with the agent's model as its summarizer.
+        >>> print(deployment("Compaction(after_tokens=3000)"))  # doctest: +ELLIPSIS
+        Compaction(after_tokens=3000) is refused when the manifest is built: Compaction sets `after_tokens` alone. ...
+    """
+    refusal = refusal_of(written, manifest, root)
+    if refusal is not None:
+        return f"{written} is refused when {_MOMENT_WORDS[refusal.moment]}: {' '.join(str(refusal).split())}"
+    setting = Compaction(**_written_setting(written))
+    does = []
+    if setting.by_size:
+        kept = setting.keep_recent_events
+        keeping = f"keeping the newest {kept} raw {'event' if kept == 1 else 'events'}" if kept else "keeping no recent raw event"
+        does.append(f"by size once a request's prompt reaches {setting.after_tokens:,} tokens, {keeping}")
+    if setting.by_turns:
+        overlap = setting.overlap
+        again = f"re-including {overlap} earlier {'turn' if overlap == 1 else 'turns'}" if overlap else "re-including no earlier turn"
+        does.append(f"by turns every {setting.after_invocations} turns, {again}")
+    summarizer = repr(setting.summarizer) if setting.own_summarizer else "the agent's model"
+    return f"{written} stands: it compacts {', and '.join(does)}; the pod starts with {summarizer} as its summarizer."
