@@ -46,6 +46,8 @@ from lessonkit.lessons.working_memory.retrieval import (
     newer_records,
     pack,
     recency,
+    record_outcome,
+    records_with_outcome,
     retrieve,
     term_vector,
     tokenize,
@@ -92,4 +94,6 @@ __all__ = [
     "Retrieval",
     "pack",
     "retrieve",
+    "record_outcome",
+    "records_with_outcome",
 ]

@@ -680,3 +680,109 @@ def retrieve(
     declared = tuple(r.id for r in fixture.records if r.tenant == tenant and question in r.supports)
     coverage = Coverage(found=tuple(i for i in declared if i in tray.ids), declared=declared)
     return Retrieval(policy, asked, tuple(seen.values()), ranking, tray, coverage)
+
+
+def _listed(ids: Sequence[str]) -> str:
+    """ "M1", "M1 and M2", "M1, M2 and M3"."""
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
+def record_outcome(run: Retrieval, record_id: str) -> str:
+    """What one retrieval did with one record, and why, in one sentence.
+
+    The exercises answer a reader's choice of record with it, so a wrong guess is met by what the
+    engine decided about that record. A record of the other tenant is only said to be excluded:
+    as in the experiment, nothing about how well it matches is revealed.
+
+    Args:
+        run: A retrieval from `retrieve`.
+        record_id: A stored record's ID, such as ``"M5"``.
+
+    Returns:
+        One sentence: the reason it was excluded, or its place in the ranking and what packing did;
+        a declared supporting fact of the question, for the active tenant, is called one.
+
+    Raises:
+        lessonkit.checks.Refused: `run` is not a Retrieval, or no stored record has `record_id`.
+
+    Examples:
+        >>> from lessonkit.lessons.working_memory import record_outcome, retrieve
+        >>> record_outcome(retrieve("timeout", word_budget=8), "M5")
+        'M5 is ranked 1 of 1 (cosine 0.226, score 0.226) but skipped: its 9 words do not fit in the 8 left.'
+        >>> record_outcome(retrieve("timeout", word_budget=8), "M10")
+        'M10 is excluded: it shares no term with the question.'
+        >>> record_outcome(retrieve("timeout", word_budget=8), "M4")
+        'M4, a declared supporting fact, is excluded: it is in another memory store.'
+    """
+    checks.instance("run", run, Retrieval, "a Retrieval")
+    candidate = run.candidate(record_id)
+    named = f"{candidate.id}, a declared supporting fact," if candidate.id in run.coverage.declared else candidate.id
+    if candidate.outcome == EXCLUDED:
+        if candidate.reason == "superseded":
+            return f"{named} is excluded: it has a newer record with the same key, {candidate.newer}."
+        return f"{named} is excluded: it {REASONS[candidate.reason]}."
+    ranked = f"{named} is ranked {candidate.rank} of {len(run.ranking)} (cosine {candidate.cosine:.3f}, score {candidate.score:.3f})"
+    words = f"{candidate.record.words} word{'' if candidate.record.words == 1 else 's'}"
+    if candidate.outcome == SELECTED:
+        return f"{ranked} and selected: its {words} fit in the {candidate.room} left."
+    if candidate.outcome == SKIPPED:
+        return f"{ranked} but skipped: its {words} do not fit in the {candidate.room} left."
+    held = run.policy.max_records
+    return f"{ranked} but over the record limit: the context already holds {held} record{'' if held == 1 else 's'}."
+
+
+def records_with_outcome(run: Retrieval, outcome: str) -> str:
+    """The records one retrieval ended with one outcome, or excluded for one reason, in one sentence.
+
+    The exercises answer a reader's choice of outcome or reason with it, so a wrong guess is met by
+    the records that actually ended that way, as the record table lists them.
+
+    Args:
+        run: A retrieval from `retrieve`.
+        outcome: An outcome of `OUTCOMES` (``"selected"``, ``"skipped"``, ``"over-limit"``,
+            ``"excluded"``), or a reason of `REASONS` (``"store"``, ``"superseded"``, ...) for the
+            records excluded with that reason.
+
+    Returns:
+        One sentence naming the records, or saying that there are none.
+
+    Raises:
+        lessonkit.checks.Refused: `run` is not a Retrieval, or `outcome` is neither an outcome nor a reason.
+
+    Examples:
+        >>> from lessonkit.lessons.working_memory import records_with_outcome, retrieve
+        >>> records_with_outcome(retrieve("timeout", word_budget=8), "skipped")
+        'Skipped, too long for the words left: M5 (9 words, 8 left).'
+        >>> records_with_outcome(retrieve("deployment-region", store="episodic"), "superseded")
+        'Excluded because it has a newer record with the same key: M1 (superseded by M2).'
+        >>> records_with_outcome(retrieve("deployment-region"), "session")
+        "No record's reason for exclusion is that it comes from a previous session."
+    """
+    checks.instance("run", run, Retrieval, "a Retrieval")
+    checks.choice("outcome", outcome, (*OUTCOMES, *REASONS))
+    if outcome in REASONS:
+        found = [c for c in run.candidates if c.outcome == EXCLUDED and c.reason == outcome]
+        if not found:
+            return f"No record's reason for exclusion is that it {REASONS[outcome]}."
+        ids = [f"{c.id} (superseded by {c.newer})" if outcome == "superseded" else c.id for c in found]
+        return f"Excluded because {'it' if len(found) == 1 else 'each'} {REASONS[outcome]}: {_listed(ids)}."
+    found = [c for c in run.candidates if c.outcome == outcome]
+    if outcome == SELECTED:
+        if not found:
+            return "No record is selected: the selected context is empty."
+        return f"Selected: {_listed(run.tray.ids)}, {run.tray.words} of {run.tray.word_budget} words."
+    if outcome == SKIPPED:
+        if not found:
+            return "No record is skipped for its length."
+        return f"Skipped, too long for the words left: {_listed([f'{c.id} ({c.record.words} words, {c.room} left)' for c in found])}."
+    if outcome == OVER_LIMIT:
+        if not found:
+            return "No record is over the record limit."
+        return f"Over the record limit of {run.policy.max_records}: {_listed([c.id for c in found])}."
+    groups = [
+        f"{_listed(ids)} because {'it' if len(ids) == 1 else 'each'} {REASONS[reason]}"
+        for reason in REASONS
+        for ids in [[c.id for c in found if c.reason == reason]]
+        if ids
+    ]
+    return f"Excluded: {'; '.join(groups)}." if groups else "No record is excluded."
