@@ -21,6 +21,7 @@ from lessonkit.authoring.exercise_html import answer_text
 from lessonkit.authoring.exercises import Graded, find_exercises, grade, settings_of
 from lessonkit.authoring.sybil_parsers import front_matter
 from lessonkit.registry import panel
+from tests.browser.axe import described, serious_violations
 from tests.browser.harness import FOLLOW, PanelPage
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -194,3 +195,40 @@ def test_a_storage_switched_off_keeps_the_answer_on_the_page_says_why_and_export
     with page.expect_download() as started:
         panel_page.button(panel_page.spec.words.export_notes).click()
     assert json.loads(Path(started.value.path()).read_text(encoding="utf-8"))["exercises"][graded.exercise.id]["right"] is True
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_with_javascript_off_each_exercise_reads_its_question_options_and_answer_in_a_disclosure(open_context, panel_paths, lesson):
+    page = open_context(java_script_enabled=False).new_page()
+    page.goto(panel_paths[lesson])
+    for graded in graded_exercises(lesson):
+        fieldset = group(page, graded)
+        role = "checkbox" if graded.exercise.kind == "several" else "radio"
+        for option in graded.exercise.options:
+            expect(fieldset.get_by_role(role, name=option.label, exact=True)).to_have_count(1)
+        if graded.exercise.kind == "number":
+            expect(fieldset.get_by_role("spinbutton")).to_have_count(1)
+        answer = fieldset.locator("details.lk-exercise-answer")
+        expect(answer.locator("summary")).to_have_text("The answer")
+        answer.locator("summary").click()
+        expect(answer.locator(".lk-exercise-key")).to_have_text(answer_text(graded))
+        # Nothing pretends to check an answer: the buttons come with JavaScript.
+        expect(fieldset.get_by_role("button")).to_have_count(0)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_in_an_answered_exercise_with_its_hint_and_answer_shown(reader, panel_paths, scheme):
+    lesson = LESSONS[0]
+    panel_page = reader.visit(lesson, panel_paths[lesson], engine=False)
+    page = panel_page.page
+    page.emulate_media(color_scheme=scheme)
+    graded = graded_exercises(lesson)[0]
+    fieldset = group(page, graded)
+    wrong, not_yet, _right, _well_done = wrong_and_right(graded)
+    give(fieldset, graded, wrong)
+    fieldset.get_by_role("button", name="Check", exact=True).click()
+    expect(fieldset.get_by_role("status")).to_have_text(not_yet)
+    fieldset.get_by_role("button", name="Hint", exact=True).click()
+    fieldset.get_by_role("button", name="Show the answer", exact=True).click()
+    violations = serious_violations(page)
+    assert not violations, described(violations)
