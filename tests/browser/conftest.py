@@ -42,9 +42,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The browser tests run last. Playwright's sync API keeps an asyncio loop running from its first
     # use to the end of the session, and tests that call asyncio.run() (google-adk's Runner, in the
     # compaction tests) fail inside a running loop.
-    items[:] = [item for item, browser in zip(items, in_browser, strict=True) if not browser] + [
-        item for item, browser in zip(items, in_browser, strict=True) if browser
-    ]
+    # Among them, the files that take longest go first (`make test` hands out one file at a time to
+    # two workers): the tour of every page, started last, would leave one worker idle while the
+    # other finished it.
+    browser_items = [item for item, browser in zip(items, in_browser, strict=True) if browser]
+    browser_items.sort(key=lambda item: LONGEST_FIRST.index(item.path.name) if item.path.name in LONGEST_FIRST else len(LONGEST_FIRST))
+    items[:] = [item for item, browser in zip(items, in_browser, strict=True) if not browser] + browser_items
+
+
+# The browser test files that take longest on the machine the course is built for, longest first.
+LONGEST_FIRST = ("test_every_page_for_everyone.py", "test_authoring_guide.py", "test_offline.py")
 
 
 # --- the site and the browser, once per session -------------------------------------------------

@@ -77,6 +77,21 @@ def wrong_and_right(graded: Graded) -> tuple[Any, str, Any, str]:
     return wrong, f"Not yet. {graded.feedback[values.index(wrong)]}", answer, f"Right. {graded.feedback[values.index(answer)]}"
 
 
+def answer_right(page: Any, graded: Graded) -> Locator:
+    """Answer `graded` right and check it; returns the exercise's status region."""
+    fieldset = group(page, graded)
+    _wrong, _not_yet, right, _well_done = wrong_and_right(graded)
+    give(fieldset, graded, right)
+    fieldset.get_by_role("button", name="Check", exact=True).click()
+    return fieldset.get_by_role("status")
+
+
+def exported_notes(panel_page: PanelPage) -> Any:
+    with panel_page.page.expect_download() as started:
+        panel_page.button(panel_page.spec.words.export_notes).click()
+    return json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_each_exercise_answered_wrong_then_with_a_hint_then_right_and_the_answers_outlive_the_visit(reader, panel_paths, lesson):
     exercises = graded_exercises(lesson)
@@ -105,9 +120,7 @@ def test_each_exercise_answered_wrong_then_with_a_hint_then_right_and_the_answer
         expect(status).to_have_text(well_done)
 
     expect(progress).to_have_text(f"{len(exercises)} of {len(exercises)} answered")
-    with page.expect_download() as started:
-        panel_page.button(panel_page.spec.words.export_notes).click()
-    exported = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))["exercises"]
+    exported = exported_notes(panel_page)["exercises"]
     assert {
         graded.exercise.id: (entry["right"], entry["attempts"], entry["hints"])
         for graded in exercises
@@ -163,18 +176,12 @@ def test_unreadable_earlier_answers_are_said_kept_aside_and_exported(reader, pan
         "Your earlier answers to this lesson's exercises could not be read"
     )
     graded = graded_exercises(lesson)[0]
-    fieldset = group(page, graded)
-    _wrong, _not_yet, right, well_done = wrong_and_right(graded)
-    give(fieldset, graded, right)
-    fieldset.get_by_role("button", name="Check", exact=True).click()
-    expect(fieldset.get_by_role("status")).to_have_text(well_done)
+    expect(answer_right(page, graded)).to_have_text(wrong_and_right(graded)[3])
     kept = page.evaluate(
         "(prefix) => Object.keys(localStorage).filter((k) => k.startsWith(prefix)).map((k) => localStorage.getItem(k))", f"{key}:corrupt:"
     )
     assert kept == ["{not json"]
-    with page.expect_download() as started:
-        panel_page.button(panel_page.spec.words.export_notes).click()
-    exported = json.loads(Path(started.value.path()).read_text(encoding="utf-8"))
+    exported = exported_notes(panel_page)
     assert exported["exercises"][graded.exercise.id]["right"] is True
     assert "{not json" in exported["unreadable"].values()
 
@@ -185,16 +192,11 @@ def test_a_storage_switched_off_keeps_the_answer_on_the_page_says_why_and_export
     page = panel_page.page
     expect(page.locator(".lk-exercise-progress-status")).to_contain_text("Your answers can't be kept in this browser")
     graded = graded_exercises(lesson)[0]
-    fieldset = group(page, graded)
-    _wrong, _not_yet, right, well_done = wrong_and_right(graded)
-    give(fieldset, graded, right)
-    fieldset.get_by_role("button", name="Check", exact=True).click()
-    expect(fieldset.get_by_role("status")).to_contain_text(well_done)
-    expect(fieldset.get_by_role("status")).to_contain_text("Your answer could not be saved in this browser")
+    status = answer_right(page, graded)
+    expect(status).to_contain_text(wrong_and_right(graded)[3])
+    expect(status).to_contain_text("Your answer could not be saved in this browser")
     expect(page.locator(".lk-exercise-progress")).to_have_text(f"1 of {len(graded_exercises(lesson))} answered")
-    with page.expect_download() as started:
-        panel_page.button(panel_page.spec.words.export_notes).click()
-    assert json.loads(Path(started.value.path()).read_text(encoding="utf-8"))["exercises"][graded.exercise.id]["right"] is True
+    assert exported_notes(panel_page)["exercises"][graded.exercise.id]["right"] is True
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { memoryBackend } from "./support/memory-backend.mjs";
+
 import { check } from "../../overrides/assets/lessonkit/grading.js";
 import { Answers, answersKey, answersProblem } from "../../overrides/assets/lessonkit/exercises.js";
 import { Storage } from "../../overrides/assets/lessonkit/storage.js";
@@ -46,20 +48,6 @@ test("a number says higher or lower, and refuses what is not a number by name", 
   assert.deepEqual(check(number, ""), { verdict: "unanswered", message: "Write a number first." });
   assert.deepEqual(check(number, "twenty"), { verdict: "unanswered", message: "“twenty” is not a number; write digits, such as 23 or 22.5." });
 });
-
-function memoryBackend(initial = {}) {
-  const items = new Map(Object.entries(initial));
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size;
-    },
-  };
-}
 
 test("answers are kept per lesson and read back on the next visit", () => {
   const backend = memoryBackend();

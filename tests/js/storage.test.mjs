@@ -2,17 +2,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Storage } from "../../overrides/assets/lessonkit/storage.js";
+import { memoryBackend } from "./support/memory-backend.mjs";
 
-function memoryBackend(initial = {}) {
-  const items = new Map(Object.entries(initial));
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
+import { Storage } from "../../overrides/assets/lessonkit/storage.js";
 
 test("text written is read back, and absent keys read as null", () => {
   const storage = new Storage(memoryBackend());
