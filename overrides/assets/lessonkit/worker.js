@@ -243,15 +243,15 @@ let downloads = null;
 // standard library, and the engine is ready sooner for downloading less. A slower CPU would make
 // the snapshot pay on slower links too; the worker does not guess at it.
 const SECONDS_A_SNAPSHOT_SAVES = 1.8;
-// How long the snapshot has, from its first byte, to show how fast it comes: on a slow link, what it
+// How long the worker watches the snapshot arrive to learn how fast it comes: on a slow link, what it
 // brings meanwhile is spent for nothing, so short; but long enough that a busy machine does not make
 // a fast connection look slow (FINDINGS.md gives the pace seen on loopback, far above the threshold).
 const SNAPSHOT_TRIAL_MS = 200;
 
 /**
  * Null when the build's snapshot (`bytes` long, being fetched from `url`) is worth waiting for,
- * or why not, as the panel says it: watched for SNAPSHOT_TRIAL_MS from its first byte, the rest
- * of it would take longer to arrive, at the pace it came, than the start it spares.
+ * or why not, as the panel says it: watched for SNAPSHOT_TRIAL_MS once Pyodide could start, the
+ * rest of it would take longer to arrive, at the pace it came meanwhile, than the start it spares.
  * @param {Promise<Response>} response
  * @param {string} url
  * @param {number} bytes
@@ -264,11 +264,15 @@ async function snapshotTooSlow(response, url, bytes) {
   } catch {
     return null; // a snapshot that cannot be fetched is reported by Pyodide's start, which then goes on without it
   }
+  // The pace is what arrives during the trial itself. The trial begins once WebAssembly has been
+  // checked, and a part may have arrived by then, more of it the busier the CPU: counted against the
+  // trial's 200 ms alone, that part would make a slow link look fast.
   const since = performance.now();
+  const before = downloads.arrived[url] ?? 0;
   await Promise.race([whole, new Promise((resolve) => setTimeout(resolve, SNAPSHOT_TRIAL_MS))]);
   const received = downloads.arrived[url] ?? 0;
   if (received >= bytes) return null;
-  const perSecond = received / ((performance.now() - since) / 1000);
+  const perSecond = (received - before) / ((performance.now() - since) / 1000);
   if (perSecond > 0 && (bytes - received) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
   const megabits = (perSecond * 8) / 1e6;
   return (
