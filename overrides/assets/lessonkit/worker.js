@@ -266,7 +266,7 @@ async function snapshotTooSlow(response, url, bytes) {
   }
   // The pace is what arrives during the trial itself. The trial begins once WebAssembly has been
   // checked, and a part may have arrived by then, more of it the busier the CPU: counted against the
-  // trial's 200 ms alone, that part would make a slow link look fast.
+  // trial's time alone, that part would make a slow link look fast.
   const since = performance.now();
   const before = downloads.arrived[url] ?? 0;
   await Promise.race([whole, new Promise((resolve) => setTimeout(resolve, SNAPSHOT_TRIAL_MS))]);
