@@ -188,6 +188,18 @@ class Exercise {
     if (choice !== null && answer.attempts) this.fieldset.dataset.verdict = check(this.key, choice).verdict;
   }
 
+  /** As a newcomer finds it: nothing chosen, no hint, no feedback, the answer closed. The answers are the page's to clear. */
+  clear() {
+    delete this.fieldset.dataset.verdict;
+    for (const input of this.inputs) {
+      input.checked = false;
+      if (input.type === "number") input.value = "";
+    }
+    this.hintList.replaceChildren();
+    this.status.replaceChildren();
+    if (this.answerDisclosure) this.answerDisclosure.open = false;
+  }
+
   /** @param {Partial<Answer>} change */
   #save(change) {
     const problem = this.answers.set(this.key.id, change);
@@ -223,22 +235,12 @@ export function enhanceExercises(root, { storage, tryIt }) {
   const show = () => {
     progress.textContent = fill(WORDS.exercise_progress, { answered: answers.answeredRight(ids), total: ids.length });
   };
-  for (const fieldset of fieldsets) new Exercise(fieldset, { answers, changed: show, tryIt });
+  const exercises = fieldsets.map((fieldset) => new Exercise(fieldset, { answers, changed: show, tryIt }));
   const clear = button(WORDS.exercise_clear, "lk-exercise-clear", () => {
     const problem = answers.clear();
     messages.textContent = problem ? fill(WORDS.exercise_not_saved, { problem }) : WORDS.exercise_cleared;
     if (problem) return;
-    for (const fieldset of fieldsets) {
-      delete fieldset.dataset.verdict;
-      for (const input of fieldset.querySelectorAll("input")) {
-        input.checked = false;
-        if (input.type === "number") input.value = "";
-      }
-      fieldset.querySelector(".lk-exercise-hint-list")?.replaceChildren();
-      fieldset.querySelector(".lk-exercise-feedback")?.replaceChildren();
-      const answer = /** @type {HTMLDetailsElement | null} */ (fieldset.querySelector(".lk-exercise-answer"));
-      if (answer) answer.open = false;
-    }
+    for (const exercise of exercises) exercise.clear();
     show();
   });
   fieldsets[fieldsets.length - 1].after(h("div", { class: "lk-exercise-summary" }, progress, clear, messages));
