@@ -37,7 +37,12 @@ from typing import Any
 # The checkout: `python -m bench.engine` runs from it, so a measurement imports this module as the bench does.
 ROOT = Path(__file__).resolve().parents[1]
 SCALES = (1, 10, 100)
-MODULES = {"compression": "lessons.context_compression", "retrieval": "lessons.working_memory", "compaction": "lessons.context_compaction"}
+MODULES = {
+    "compression": "lessons.context_compression",
+    "retrieval": "lessons.working_memory",
+    "compaction": "lessons.context_compaction",
+    "clearing": "lessons.tool_result_clearing",
+}
 LIMIT_S = 10.0  # per engine and scale, in its own process
 MIN_TOTAL_S = 0.3  # repeat a recompute until this much time has been measured (at most MAX_REPEATS times)
 MAX_REPEATS = 25
@@ -125,17 +130,51 @@ def compaction_summaries(fixture: Any) -> int:
     return sum(run.summarizer_calls for run in compaction_runs(fixture))
 
 
+def clearing_fixture(k: int) -> Any:
+    """The clearing lesson's session told `k` times over, one after the other, every id made unique."""
+    clearing = import_module("lessonkit.lessons.tool_result_clearing")
+    lesson = clearing.lesson()
+    messages = []
+    for copy in range(k):
+        suffix = "" if copy == 0 else f"~{copy}"
+        for message in lesson.messages:
+            calls = tuple(replace(call, id=call.id + suffix) for call in message.calls)
+            call = replace(message.call, id=message.call.id + suffix) if message.call else None
+            needs = tuple(call_id + suffix for call_id in message.needs)
+            messages.append(replace(message, id=message.id + suffix, calls=calls, call=call, needs=needs))
+    return replace(lesson, session=replace(lesson.session, messages=tuple(messages)))
+
+
+def clearing_recompute(fixture: Any) -> int:
+    """What the panel computes for a view, for each preset: the setting's replay, beside clearing off
+    (one replay, which every view shares) and the cache off (the same prompts priced again)."""
+    clearing = import_module("lessonkit.lessons.tool_result_clearing")
+    for preset in fixture.presets.values():
+        clearing.compare(fixture.session, preset)
+    return len(fixture.presets)
+
+
+def clearing_blocks_sent(fixture: Any) -> int:
+    """The blocks the agent's requests send, summed. Every request sends the whole history again, so the
+    modelled system itself does work that grows with the square of the session: so does the replay."""
+    clearing = import_module("lessonkit.lessons.tool_result_clearing")
+    run = clearing.replay(fixture.session, fixture.presets["keep-3"])
+    return sum(len(request.prompt.blocks) for request in run.requests)
+
+
 ENGINES: dict[str, tuple[str, Callable[[int], Any], Callable[[Any], int], Callable[[Any], int]]] = {
     # module: (what a recompute is, fixture(k), recompute(fixture) -> runs, size(fixture)); a module
     # this checkout does not have yet is left out of the measurement.
     "compression": ("replay x16 (budgets x policies x fidelities)", compression_fixture, compression_recompute, lambda f: len(f.turns)),
     "retrieval": ("retrieve x4 (questions), TF-IDF fit included", retrieval_fixture, retrieval_recompute, lambda f: len(f.records)),
     "compaction": ("simulate x6 (presets x summarizers)", compaction_fixture, compaction_recompute, lambda f: len(f.events)),
+    "clearing": ("compare x4 (presets), as the panel's views do", clearing_fixture, clearing_recompute, lambda f: len(f.messages)),
 }
 # What the modelled system itself does more of as the fixture grows, counted once per scale beside
 # the time: when it grows faster than the fixture, so may the recompute, however linear the engine.
 WORK: dict[str, tuple[str, Callable[[Any], int]]] = {
     "compaction": ("summaries written", compaction_summaries),
+    "clearing": ("prompt blocks sent", clearing_blocks_sent),
 }
 
 

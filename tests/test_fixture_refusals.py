@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from lessonkit.fixtures import FixtureError, parse_fixture
-from lessonkit.lessons import context_compaction
+from lessonkit.lessons import context_compaction, tool_result_clearing
 from lessonkit.lessons import context_compression as compression
 from lessonkit.lessons import working_memory as retrieval
 
@@ -28,6 +28,7 @@ LOADERS: dict[str, Callable[[Any], Any]] = {
     "context-compression": compression.Lesson.from_record,
     "working-memory": retrieval.Lesson.from_record,
     "context-compaction": context_compaction.Lesson.from_record,
+    "tool-result-clearing": tool_result_clearing.Lesson.from_record,
 }
 
 
