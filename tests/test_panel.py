@@ -104,7 +104,7 @@ def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_sa
         ),
         (
             {"lesson": "memory", "params": {}},
-            "panel is 'memory'; allowed: 'context-compaction', 'context-compression', 'working-memory', 'control-kinds'",
+            "panel is 'memory'; allowed: 'context-compaction', 'context-compression', 'tool-result-clearing', 'working-memory', 'control-kinds'",
         ),
         (
             {"lesson": "context-compression"},
