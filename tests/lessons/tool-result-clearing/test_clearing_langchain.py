@@ -10,8 +10,10 @@ generated sessions that vary the tools, the lengths and every field.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from clearing_sessions import drawn
@@ -135,3 +137,15 @@ def test_the_generated_sessions_vary_the_tools_the_lengths_and_every_field():
     rules = {verdict.rule for run in runs for request in run.requests for verdict in request.prompt.verdicts}
     assert len(rules) == 5
     assert any(run.calls_again for run in runs) and any(request.unseen for run in runs for request in run.requests)
+
+
+def test_the_pages_langchain_snippet_builds_the_middleware_of_the_lessons_opening_setting():
+    # The page shows, without running it in the browser (whose Python has no LangChain), how an agent
+    # of LangChain's would ask for the panel's opening setting: the code shown is run here.
+    page = (Path(__file__).parents[3] / "docs" / "lessons" / "tool-result-clearing.md").read_text(encoding="utf-8")
+    snippets = [block for block in re.findall(r"```python\n(.*?)```", page, re.DOTALL) if "ContextEditingMiddleware" in block]
+    assert len(snippets) == 1
+    namespace: dict = {}
+    exec(snippets[0], namespace)
+    (edit,) = namespace["middleware"].edits
+    assert {name: getattr(edit, name) for name in FIELDS} == lesson().presets["keep-3"].fields
