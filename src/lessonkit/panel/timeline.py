@@ -44,6 +44,31 @@ class Timeline:
     clock_unit: str = "s"
     clock_decimals: int = 1
 
+    @classmethod
+    def over_model_requests(cls, marks: tuple[Mark, ...]) -> Timeline:
+        """A timeline whose clock is an agent's model requests, one step a request, ending at the last mark.
+
+        Args:
+            marks: One mark per request, at 1, 2, 3 and so on.
+
+        Examples:
+            >>> from lessonkit.panel import Mark, Timeline
+            >>> timeline = Timeline.over_model_requests((Mark(1, "Request 1"), Mark(2, "Request 2")))
+            >>> timeline.end, timeline.allowed()
+            (2, '0 to 2 model requests')
+        """
+        return cls(
+            end=max(mark.at for mark in marks),
+            step=1,
+            marks=marks,
+            start="before the first model request",
+            # The session's clock is its model requests: one step is one request, not a second.
+            unit="model requests",
+            unit_one="model request",
+            clock_unit="requests",
+            clock_decimals=0,
+        )
+
     def allowed(self) -> str:
         return checks.number_allowed(0, self.end, None, None, self.unit)
 
@@ -82,3 +107,19 @@ class Playback:
     default_speed: float = 1
     play_on_change: bool = False
     stepping_hint: str = "Reduced motion is on, so nothing plays by itself: Play steps to the next mark and stays paused."
+
+    @classmethod
+    def by_model_request(cls) -> Playback:
+        """Playback over a timeline of model requests, its buttons worded for them.
+
+        Examples:
+            >>> from lessonkit.panel import Playback
+            >>> Playback.by_model_request().next
+            'Next request'
+        """
+        return cls(
+            play="Play requests",
+            pause="Pause requests",
+            next="Next request",
+            stepping_hint="Reduced motion is on, so nothing plays by itself: Play requests and Resume step to the next request.",
+        )

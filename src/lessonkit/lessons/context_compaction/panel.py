@@ -541,23 +541,10 @@ def _panel() -> Panel:
         lesson=LESSON,
         title="Context compaction",
         controls=_controls(),
-        timeline=Timeline(
-            end=total,
-            step=1,
-            marks=tuple(Mark(n, f"Request {n} of {total}, turn {event.turn}", str(n)) for n, event in enumerate(models, start=1)),
-            start="before the first model request",
-            # The session's clock is its model requests: one step is one request, not a second.
-            unit="model requests",
-            unit_one="model request",
-            clock_unit="requests",
-            clock_decimals=0,
+        timeline=Timeline.over_model_requests(
+            tuple(Mark(n, f"Request {n} of {total}, turn {event.turn}", str(n)) for n, event in enumerate(models, start=1))
         ),
-        playback=Playback(
-            play="Play requests",
-            pause="Pause requests",
-            next="Next request",
-            stepping_hint="Reduced motion is on, so nothing plays by itself: Play requests and Resume step to the next request.",
-        ),
+        playback=Playback.by_model_request(),
         draw=draw,
         words=Words(export="Export run JSON", export_file="context-compaction-run.json"),
         stylesheet="lessons/context-compaction.css",
