@@ -20,7 +20,7 @@ are left as they are. Anything else the translation does not know (``\\d``, ``\\
 The classes hold the Basic Multilingual Plane only (U+0000 to U+FFFF), and the pieces of a text
 with characters above it are found in a stand-in. Below U+FFFF, `re` looks a character up in a
 table at once; above, it tries a class's runs one at a time, hundreds of them for \\p{L}, for every
-character it tests, and that was most of the time a count took. So each
+character it tests, and that was most of the time a count took (bench/FINDINGS.md). So each
 character above U+FFFF is put, in a copy of the text, by a stand-in below it with the same classes
 (`STAND_INS`: an upper-case letter for an upper-case letter, "¤" for a character of none of them,
 such as an emoji), and the pieces are cut from the text at the places the copy's were found. The

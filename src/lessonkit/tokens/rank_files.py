@@ -1,7 +1,7 @@
 """Where each encoding's ranks come from, read once and kept: the only part of `tokens` that reads files.
 
 The rank files are not in the wheel, and never in the engine's memory snapshot: read, one encoding's
-ranks take tens of megabytes of memory, and a snapshot past 30 MB does not
+ranks take tens of megabytes of memory (bench/FINDINGS.md), and a snapshot past 30 MB does not
 restore (pyodide#6254). So:
 
 - in a checkout, they are read from gpt-tokenizer's ``data/`` folder in ``node_modules`` (`CHECKOUT`),
