@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit import tokens
+from lessonkit.authoring.offline import written_course
 from lessonkit.authoring.site_hooks import RANKS_LICENCE, build_wheel, ship_ranks
 from lessonkit.checks import Refused
 from lessonkit.tokens import rank_files
@@ -132,3 +133,9 @@ def test_the_built_site_carries_the_ranks_beside_their_licence_and_its_manifest_
         assert gzip.decompress(path.read_bytes()) == (CHECKOUT / ENCODINGS[name].rank_file).read_bytes()
         assert shipped["url"] not in manifest["downloads"], "the ranks are fetched when a count needs them, never to start the engine"
     assert (assets / "tokens" / RANKS_LICENCE).read_bytes() == (PACKAGE / "LICENSE").read_bytes()
+
+
+def test_the_course_kept_offline_leaves_the_ranks_out_so_no_reader_downloads_them_unasked(course_build):
+    kept = [name for name, _size, _digest in written_course(course_build.site)["files"]]
+    assert "assets/lessonkit/runtime.json" in kept
+    assert not [name for name in kept if name.startswith("assets/tokens/")]

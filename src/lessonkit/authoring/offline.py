@@ -30,6 +30,9 @@ _PLACEHOLDER = re.compile(r"^const COURSE = (?:null|\{.*\}); // lessonkit-course
 REWRITTEN_BY_HOSTS = frozenset({"sitemap.xml"})
 # Source maps are for a developer's tools, which a reader offline does not open.
 NOT_KEPT = (".map",)
+# The tokenizer's rank files, megabytes that only a real token count reads: no page asks for one yet,
+# and kept with the course they would be downloaded by every reader after a first visit.
+ON_DEMAND = ("assets/tokens/",)
 
 
 def digest(body: bytes) -> str:
@@ -49,7 +52,7 @@ def course_files(site: Path) -> list[tuple[str, int, str | None]]:
     files = []
     for path in sorted(site.rglob("*")):
         name = path.relative_to(site).as_posix()
-        if not path.is_file() or name == SERVICE_WORKER or name.endswith(NOT_KEPT):
+        if not path.is_file() or name == SERVICE_WORKER or name.endswith(NOT_KEPT) or name.startswith(ON_DEMAND):
             continue
         body = path.read_bytes()
         files.append((address(name), len(body), None if name in REWRITTEN_BY_HOSTS else digest(body)))
