@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import math
 from dataclasses import replace
 
 import pytest
@@ -204,6 +205,15 @@ def test_with_the_cache_off_every_token_costs_the_input_price():
 def test_the_price_uses_the_multipliers_given():
     run = replay(SESSION, KEEP_3, pricing=Pricing(read=0.5, write=2))
     assert run.totals.price == pytest.approx(0.5 * run.totals.read + 2 * run.totals.written)
+
+
+def test_the_total_price_is_the_correctly_rounded_sum_on_every_python_the_course_runs_on():
+    # CPython 3.11's sum() and the reader's Pyodide (3.13) disagree in the last digits of this very
+    # total; the export a reader saves must hold the figure the build computed.
+    run = replay(SESSION, None)
+    prices = [request.cache.price for request in run.requests]
+    assert run.totals.price == math.fsum(prices)
+    assert run.totals.price == 70193.7
 
 
 def test_the_default_multipliers_are_anthropics_published_five_minute_ones():

@@ -12,6 +12,7 @@ of 0 does that), the agent goes on without it, and the request says what it coul
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -125,7 +126,9 @@ class Run:
             read=sum(request.cache.read for request in requests),
             written=sum(request.cache.written for request in requests),
             uncached=sum(request.cache.uncached for request in requests),
-            price=sum(request.cache.price for request in requests),
+            # fsum: since 3.12 sum() adds floats with compensation, so the reader's Pyodide and the
+            # build's CPython 3.11 would otherwise disagree in the last digits of an exported price.
+            price=math.fsum(request.cache.price for request in requests),
             calls_again=sum(len(request.answer.calls) for request in requests if request.again),
         )
 
