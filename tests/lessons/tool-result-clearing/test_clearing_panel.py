@@ -144,13 +144,27 @@ def test_each_rule_is_said_with_the_settings_own_numbers():
     page = PANEL.view(of(BATCHED, exclude_update_plan=True, time=20)).html
     reasons = dict(re.findall(r'<tr data-id="([^"]+)" data-rule="[^"]+"[^>]*>(?:<td[^>]*>.*?</td>){3}<td>([^<]*)</td>', page))
     assert reasons["r1"] == "its tool is excluded: update_plan is in exclude_tools"
-    assert reasons["r17"] == "among the last results kept: one of the last 3"
+    assert reasons["r17"] == "among the last results kept: one of the newest 3"
     assert "enough was already reclaimed: clear_at_least is 8,000" in reasons.values()
-    assert reasons["r2"] == "cleared: not one of the last 3, and its tool not excluded"
+    assert reasons["r2"] == "cleared: older than the newest 3, and its tool not excluded"
     early = PANEL.view(params(time=3)).html
     assert "under the trigger: the prompt before clearing, 4,925 tokens, is not over 15,000" in early
     assert {rule.name.lower() for rule in Rule} >= {rule for _, rule in rows(page)}
     assert set(RULE_WORDS) == {rule.name for rule in Rule}, "every rule has its words"
+
+
+@pytest.mark.parametrize(
+    ("keep", "kept", "cleared"),
+    [
+        (1, "the newest result", "cleared: older than the newest result, and its tool not excluded"),
+        (0, None, "cleared: keep is 0, and its tool not excluded"),
+    ],
+)
+def test_a_keep_of_one_or_zero_is_said_in_words_that_read(keep, kept, cleared):
+    page = PANEL.view(params(keep=keep, time=12)).html
+    reasons = set(re.findall(r'<tr data-id="[^"]+" data-rule="[^"]+"[^>]*>(?:<td[^>]*>.*?</td>){3}<td>([^<]*)</td>', page))
+    assert cleared in reasons
+    assert (f"among the last results kept: {kept}" in reasons) == (kept is not None)
 
 
 def test_results_cleared_at_this_request_are_marked_apart_from_those_cleared_before():

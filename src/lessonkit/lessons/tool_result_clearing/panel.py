@@ -75,10 +75,10 @@ MODEL = (
 # Why a result was sent as it was at a request: the rule's own words, with the setting's numbers.
 RULE_WORDS: dict[str, str] = {
     "UNDER_TRIGGER": "{rule}: the prompt before clearing, {whole:,} tokens, is not over {trigger:,}",
-    "KEPT_RECENT": "{rule}: one of the last {keep}",
+    "KEPT_RECENT": "{rule}: {newest}",
     "EXCLUDED": "{rule}: {tool} is in exclude_tools",
     "ENOUGH_RECLAIMED": "{rule}: clear_at_least is {clear_at_least:,}",
-    "CLEARED": "{rule}: not one of the last {keep}, and its tool not excluded",
+    "CLEARED": "{rule}: {older}, and its tool not excluded",
 }
 
 
@@ -557,7 +557,12 @@ def fate(verdict: Verdict, request: Request, fields: dict[str, Any]) -> str:
 
 
 def why(verdict: Verdict, request: Request, fields: dict[str, Any]) -> str:
-    return RULE_WORDS[verdict.rule.name].format(rule=verdict.rule.value, whole=request.prompt.whole, tool=verdict.tool, **fields)
+    keep = fields["keep"]
+    newest = "the newest result" if keep == 1 else f"one of the newest {keep}"
+    older = "keep is 0" if keep == 0 else ("older than the newest result" if keep == 1 else f"older than the newest {keep}")
+    return RULE_WORDS[verdict.rule.name].format(
+        rule=verdict.rule.value, whole=request.prompt.whole, tool=verdict.tool, newest=newest, older=older, **fields
+    )
 
 
 def verdicts_table(run: Run, request: Request, fields: dict[str, Any]) -> Markup:
