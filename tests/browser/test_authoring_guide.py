@@ -122,7 +122,7 @@ def test_the_guides_lesson_builds_and_its_panel_answers_in_the_browser(new_lesso
         watch = Watch(origin)
         context = watched_context(browser, origin, watch)
         page = context.new_page()
-        page.goto("/lessons/context-compaction/")
+        page.goto("/lessons/tool-result-clearing/")
         # The navigation found the new lesson by itself, after the one its page says it follows.
         lessons = page.get_by_role("navigation", name="Navigation").get_by_role("link", name="Truncation", exact=True)
         expect(lessons.first).to_be_attached()
