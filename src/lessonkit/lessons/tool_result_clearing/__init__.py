@@ -13,7 +13,7 @@ time), `cache` (what the cache reads and writes, and the price), `session` (the 
 and `panel` (the experiment).
 """
 
-from lessonkit.lessons.tool_result_clearing.cache import ANTHROPIC_FIVE_MINUTES, CacheUse, Pricing, cached_prefix, use_cache
+from lessonkit.lessons.tool_result_clearing.cache import ANTHROPIC_FIVE_MINUTES, CacheUse, Pricing, cached_prefix, first_change, use_cache
 from lessonkit.lessons.tool_result_clearing.clearing import Block, Prompt, Rule, Verdict, edit
 from lessonkit.lessons.tool_result_clearing.fixture import Lesson, lesson, session_from_record
 from lessonkit.lessons.tool_result_clearing.messages import KINDS, Message, ToolCall, placeholder_tokens
@@ -37,6 +37,7 @@ __all__ = [
     "CacheUse",
     "Pricing",
     "cached_prefix",
+    "first_change",
     "use_cache",
     "Comparison",
     "Request",

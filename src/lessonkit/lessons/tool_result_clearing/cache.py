@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from lessonkit import checks
 from lessonkit.lessons.tool_result_clearing.clearing import Block
 
-__all__ = ["ANTHROPIC_FIVE_MINUTES", "CacheUse", "Pricing", "cached_prefix", "use_cache"]
+__all__ = ["ANTHROPIC_FIVE_MINUTES", "CacheUse", "Pricing", "cached_prefix", "first_change", "use_cache"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,26 @@ class CacheUse:
         return self.read + self.written + self.uncached
 
 
+def first_change(previous: Sequence[Block], prompt: Sequence[Block]) -> int | None:
+    """The place of the first block of `prompt` that is not the block `previous` has there, in the
+    same state: where a cache read of `prompt` stops. None when `prompt` begins with all of it.
+
+    Args:
+        previous: The previous request's prompt, as sent.
+        prompt: This request's prompt, as sent.
+
+    Examples:
+        >>> from lessonkit.lessons.tool_result_clearing import Block, first_change
+        >>> system, result = Block("system", "system", 800), Block("r1", "tool", 900)
+        >>> first_change([system, result], [system, Block("r1", "tool", 3, cleared=True)])
+        1
+    """
+    for index, block in enumerate(prompt):
+        if index >= len(previous) or previous[index] != block:
+            return index
+    return None
+
+
 def cached_prefix(previous: Sequence[Block], prompt: Sequence[Block]) -> int:
     """The tokens at the start of `prompt` that are identical to the start of `previous`: the longest
     run of the same blocks, in the same state, from the first.
@@ -81,12 +101,8 @@ def cached_prefix(previous: Sequence[Block], prompt: Sequence[Block]) -> int:
         >>> cached_prefix([system, Block("r1", "tool", 900)], [system, Block("r1", "tool", 3, cleared=True)])
         800
     """
-    read = 0
-    for before, now in zip(previous, prompt, strict=False):
-        if before != now:
-            break
-        read += now.tokens
-    return read
+    stop = first_change(previous, prompt)
+    return sum(block.tokens for block in prompt[: len(prompt) if stop is None else stop])
 
 
 def use_cache(previous: Sequence[Block] | None, prompt: Sequence[Block], *, caching: bool, pricing: Pricing) -> CacheUse:

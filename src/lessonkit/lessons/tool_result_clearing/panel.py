@@ -34,7 +34,6 @@ from lessonkit.checks import Refused
 from lessonkit.lessons.tool_result_clearing import (
     ANTHROPIC_FIVE_MINUTES,
     FIELDS,
-    Block,
     Clearing,
     Message,
     Prompt,
@@ -44,6 +43,7 @@ from lessonkit.lessons.tool_result_clearing import (
     ToolCall,
     Totals,
     Verdict,
+    first_change,
     lesson,
     placeholder_tokens,
     replay,
@@ -198,27 +198,26 @@ class PrefixEnd:
 
 
 def prefix_end(previous: Prompt | None, prompt: Prompt) -> PrefixEnd | None:
-    """Where the cached prefix of `prompt` ends, worked out from the engine's blocks as `cached_prefix` compares them.
+    """Where the cached prefix of `prompt` ends (the engine's `first_change`), and why that block differs.
 
     None when the whole prompt was read (it cannot be, as each request adds the message before it).
     """
     if previous is None:
         return PrefixEnd(prompt.blocks[0].id, "the first request: nothing is cached yet")
-    before: dict[str, Block] = {block.id: block for block in previous.blocks}
-    for index, block in enumerate(prompt.blocks):
-        if index < len(previous.blocks) and previous.blocks[index] == block:
-            continue
-        was = before.get(block.id)
-        if was is None:
-            why = "new since the previous request"
-        elif block.cleared and not was.cleared:
-            why = "cleared at this request; the previous request sent it whole"
-        elif block.inputs_cleared != was.inputs_cleared:
-            why = "its call's input is cleared at this request"
-        else:
-            why = "sent differently from the previous request"
-        return PrefixEnd(block.id, why)
-    return None
+    stop = first_change(previous.blocks, prompt.blocks)
+    if stop is None:
+        return None
+    block = prompt.blocks[stop]
+    was = next((before for before in previous.blocks if before.id == block.id), None)
+    if was is None:
+        why = "new since the previous request"
+    elif block.cleared and not was.cleared:
+        why = "cleared at this request; the previous request sent it whole"
+    elif block.inputs_cleared != was.inputs_cleared:
+        why = "its call's input is cleared at this request"
+    else:
+        why = "sent differently from the previous request"
+    return PrefixEnd(block.id, why)
 
 
 # The state of one request, as data.

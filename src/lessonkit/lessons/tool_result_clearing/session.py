@@ -160,8 +160,9 @@ def replay(session: Session, setting: Clearing | None, *, caching: bool = True, 
     history: list[Message] = []
     requests: list[Request] = []
 
-    def ask(answer: Message) -> Request:
-        prompt = edit(session.system_tokens, history, rule)
+    def ask(answer: Message, prompt: Prompt | None = None) -> Request:
+        # `prompt`: the history as it stands, already edited by the caller, or None to edit it here.
+        prompt = prompt or edit(session.system_tokens, history, rule)
         previous = requests[-1].prompt if requests else None
         cache = use_cache(previous.blocks if previous else None, prompt.blocks, caching=caching, pricing=pricing)
         # A result cleared the first time it could be sent changes nothing the cache holds.
@@ -174,12 +175,13 @@ def replay(session: Session, setting: Clearing | None, *, caching: bool = True, 
 
     for message in session.messages:
         if message.kind == "assistant":
-            hidden = [session.call(call_id) for call_id in message.needs]
             prompt = edit(session.system_tokens, history, rule)
-            hidden = [call for call in hidden if not _in_view(call, history, prompt)]
+            hidden = [call for call in map(session.call, message.needs) if not _in_view(call, history, prompt)]
             if hidden:
-                _call_again(message, hidden, history, ask)
-            ask(message)
+                _call_again(message, hidden, history, ask)  # the history grows: the answer's prompt is edited anew
+                ask(message)
+            else:
+                ask(message, prompt)
         history.append(message)
     return Run(setting, caching, pricing, tuple(history), tuple(requests))
 
