@@ -6,7 +6,7 @@ a sub-path ("/lessonkit", as a project site is served), with the site's policy s
 every file besides each page's own `<meta>` policy (a worker, the engine's included, is governed by
 its file's header only). One watched context visits every page in turn and, on each, in one tab:
 
-- opens it (its heading shown, its network quiet), and reads the policy it declares;
+- opens it (loaded, its heading shown), and reads the policy it declares;
 - on a panel's page, waits for its engine, which boots in its worker under the header policy;
 - audits it with axe-core in the light and in the dark scheme: every rule in the light one, and in
   the dark one the rules that read colours (a scheme changes the page's colours and nothing else; the
@@ -160,9 +160,11 @@ class Visit:
         return [Step(", ".join(filter(None, (f"at {size}", state))), f"reflow {size}", self.reflower(size)) for size in VIEWPORTS]
 
     def open(self) -> list[str]:
+        # goto waits for the page's load event: its stylesheets, scripts and images are in. Nothing
+        # waits for the network to go quiet, which on a panel's page is the engine's download: the
+        # boot step waits for the engine itself, and each step's watch sees every later request.
         self.page.goto(self.path.lstrip("/"))  # relative to the sub-path
         expect(self.page.locator("h1").first).to_be_visible()
-        self.page.wait_for_load_state("networkidle")
         return []
 
     def policy(self) -> list[str]:
