@@ -20,15 +20,20 @@ from tests.browser.tour import settle
 # The keyboard alone, from the top of the page to an exported result.
 
 
-def focused(locator: Locator) -> bool:
-    return locator.evaluate("(element) => element === document.activeElement")
+# The target is marked once, and each Tab is followed by one look at the focused element: finding
+# the target again by role and name at every press would cost a search of the whole page each time.
+MARK = "data-lk-tab-target"
 
 
 def tab_to(page: Page, target: Locator, limit: int = 150) -> None:
-    for _ in range(limit):
-        if focused(target):
-            return
-        page.keyboard.press("Tab")
+    target.evaluate("(element, mark) => element.setAttribute(mark, '')", MARK)
+    try:
+        for _ in range(limit):
+            if page.evaluate("(mark) => Boolean(document.activeElement?.hasAttribute(mark))", MARK):
+                return
+            page.keyboard.press("Tab")
+    finally:
+        page.evaluate("(mark) => document.querySelectorAll(`[${mark}]`).forEach((element) => element.removeAttribute(mark))", MARK)
     raise AssertionError(f"Tab never reached {target}")
 
 
