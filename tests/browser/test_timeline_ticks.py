@@ -57,28 +57,45 @@ def ticks_geometry(panel_page: PanelPage) -> dict[str, Any]:
         ends.append(thumb_centre(cdp, slider_id))
     slider.evaluate("slider => { slider.value = '0'; }")
     cdp.detach()  # the tab is kept for the next test
-    labels = [panel_page.panel.locator(".lk-tick").nth(index) for index in range(len(timeline.marks))]
+    # Every label at once, in one look at the page: a box as Playwright's bounding_box gives it, and
+    # shown as its is_visible says (a box of some size, and not hidden by style).
+    labels = panel_page.panel.locator(".lk-tick").evaluate_all(
+        """(labels) => labels.map((label) => {
+            const box = label.getBoundingClientRect();
+            return {
+                box: { x: box.x, y: box.y, width: box.width, height: box.height },
+                shown: box.width > 0 && box.height > 0 && label.checkVisibility({ visibilityProperty: true }),
+            };
+        })"""
+    )
+    assert len(labels) == len(timeline.marks), f"{len(labels)} tick labels for {len(timeline.marks)} marks"
     return {
         "slider": slider.bounding_box(),
         "ends": ends,
-        "labels": [label.bounding_box() for label in labels],
-        "shown": [label.is_visible() for label in labels],
+        "labels": [label["box"] for label in labels],
+        "shown": [label["shown"] for label in labels],
     }
 
 
-def opened(reader: Reader, panel_paths: dict[str, str], lesson: str, width: int) -> tuple[PanelPage, dict[str, Any]]:
-    # The shell draws the timeline from the spec, so the ticks are there before the engine answers.
-    panel_page = reader.visit(lesson, panel_paths[lesson], reduced_motion=True, viewport={"width": width, "height": 900}, engine=False)
-    expect(panel_page.panel.locator(".lk-tick")).to_have_text([mark.tick or mark.name for mark in panel_page.spec.timeline.marks])
-    panel_page.timeline.scroll_into_view_if_needed()
-    return panel_page, ticks_geometry(panel_page)
+# Both tests read the same measurement of a lesson's timeline at a width: it is taken once.
+MEASURED: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def measured(reader: Reader, panel_paths: dict[str, str], lesson: str, width: int) -> dict[str, Any]:
+    if (lesson, width) not in MEASURED:
+        # The shell draws the timeline from the spec, so the ticks are there before the engine answers.
+        panel_page = reader.visit(lesson, panel_paths[lesson], reduced_motion=True, viewport={"width": width, "height": 900}, engine=False)
+        expect(panel_page.panel.locator(".lk-tick")).to_have_text([mark.tick or mark.name for mark in panel_page.spec.timeline.marks])
+        panel_page.timeline.scroll_into_view_if_needed()
+        MEASURED[lesson, width] = ticks_geometry(panel_page)
+    return MEASURED[lesson, width]
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
 def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls(reader, panel_paths, lesson, width):
-    panel_page, found = opened(reader, panel_paths, lesson, width)
-    timeline = panel_page.spec.timeline
+    found = measured(reader, panel_paths, lesson, width)
+    timeline = panel(lesson).timeline
     slider, (start, end) = found["slider"], found["ends"]
     bottom, left, right = slider["y"] + slider["height"], slider["x"], slider["x"] + slider["width"]
     problems = []
@@ -104,11 +121,9 @@ def test_each_tick_label_sits_just_under_the_slider_centred_where_its_mark_falls
 @pytest.mark.parametrize("width", list(WIDTHS.values()), ids=list(WIDTHS))
 @pytest.mark.parametrize("lesson", WITH_TIMELINES)
 def test_the_tick_labels_shown_never_run_into_each_other(reader, panel_paths, lesson, width):
-    panel_page, found = opened(reader, panel_paths, lesson, width)
+    found = measured(reader, panel_paths, lesson, width)
     shown = [
-        (mark, label)
-        for mark, label, visible in zip(panel_page.spec.timeline.marks, found["labels"], found["shown"], strict=True)
-        if visible
+        (mark, label) for mark, label, visible in zip(panel(lesson).timeline.marks, found["labels"], found["shown"], strict=True) if visible
     ]
     assert shown, f"{lesson} at {width} px shows no tick label"
     touching = [
