@@ -29,22 +29,25 @@ def axe_source() -> str:
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
-def serious_violations(page: Page, rules: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def serious_violations(page: Page, rules: tuple[str, ...] = (), within: str = "") -> list[dict[str, Any]]:
     """Each serious or critical violation on the page as it is now: rule, impact, and every node's
-    selector and reason; only `rules` (axe-core's ids) when given, else every rule axe runs by default."""
+    selector and reason; only `rules` (axe-core's ids) when given, else every rule axe runs by default;
+    only inside the element `within` selects when given (axe-core then skips its rules about the whole page)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     found = page.evaluate(
-        """async (rules) => {
+        """async ([rules, within]) => {
             const only = rules.length ? { runOnly: { type: "rule", values: rules } } : {};
-            const results = await axe.run(document, { resultTypes: ["violations"], ...only });
+            const context = within ? document.querySelector(within) : document;
+            if (!context) throw new Error(`nothing on the page to audit: no element matches ${within}`);
+            const results = await axe.run(context, { resultTypes: ["violations"], ...only });
             return results.violations.map((rule) => ({
                 id: rule.id,
                 impact: rule.impact,
                 nodes: rule.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary.split("\\n").slice(1).join(" ").trim()}`),
             }));
         }""",
-        list(rules),
+        [list(rules), within],
     )
     return [rule for rule in found if rule["impact"] in SERIOUS]
 
