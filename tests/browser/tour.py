@@ -4,7 +4,9 @@ A reader's visit to each page is what the checks share, and loading a page and b
 engine (about 2.5 s) is what they cost: the tour pays for each once. It serves the built site under
 a sub-path ("/lessonkit", as a project site is served), with the site's policy sent as a header on
 every file besides each page's own `<meta>` policy (a worker, the engine's included, is governed by
-its file's header only). One watched context visits every page in turn and, on each, in one tab:
+its file's header only). One watched context visits every page in turn, in one tab that starts each
+visit blank, at the window's size and with no scheme asked for (a tab for each page cost a renderer
+process for each), and on each page:
 
 - opens it (loaded, its heading shown), and reads the policy it declares;
 - on a panel's page, waits for its engine, which boots in its worker under the header policy;
@@ -267,9 +269,13 @@ class Guide:
         self.watch = Watch(root)
         # Watched with the sub-path as the origin: a request anywhere else on the host is foreign too.
         self.context = watched_context(browser, root, self.watch, reduced_motion="reduce")
+        self.tab = self.context.new_page()
 
     def visit(self, path: str, lesson: str | None, tour: Tour) -> None:
-        page = self.context.new_page()
+        page = self.tab
+        # As a new tab would be: the last page's visit may have stopped with a scheme or a size of its own.
+        page.emulate_media(color_scheme="null")
+        page.set_viewport_size(WINDOW)
         steps = Visit(page, path, lesson, tour).steps()
         try:
             for index, step in enumerate(steps):
@@ -288,7 +294,7 @@ class Guide:
                 tour.found[step.kind] += [f"{where}: {finding}" for finding in found]
         finally:
             self.watch.clear()
-            page.close()
+            page.goto("about:blank")  # leaving the page, as closing its tab did: its unload is the page's own
             tour.found[OPENS] += [f"{path} (leaving it): {problem}" for problem in self.watch.problems()]
 
 
