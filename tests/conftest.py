@@ -24,6 +24,26 @@ def held(lock: Path) -> Iterator[None]:
             fcntl.flock(file, fcntl.LOCK_UN)
 
 
+@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has put the browser tests last
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The first file that reads the run's own build goes first, and the others last before the
+    browser tests: `make test`'s first worker then builds while the other runs the rest, and by the
+    time another file asks for the build, it is there. (Two files asking at once would leave one
+    worker waiting, a core idle, through the whole build.)"""
+    first = [item for item in items if item.get_closest_marker("browser") is None]
+    browser = items[len(first) :]
+    building = list(dict.fromkeys(item.path for item in first if "course_build" in getattr(item, "fixturenames", ())))
+    if not building:
+        return
+    builds, later = building[0], set(building[1:])
+    items[:] = (
+        [item for item in first if item.path == builds]
+        + [item for item in first if item.path != builds and item.path not in later]
+        + [item for item in first if item.path in later]
+        + browser
+    )
+
+
 @pytest.fixture(scope="session")
 def course_build(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> CourseBuild:
     """The course built once per run, with the network cut where this machine allows it (a build
