@@ -5,7 +5,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lessonkit.authoring.notebooks import NotebookClaimMismatch, build_copy, execute, markdown_claims, site_links
+from lessonkit.authoring.notebooks import NotebookClaimMismatch, build_copy, cache_key, execute, markdown_claims, site_links
 
 ROOT = Path(__file__).parents[2]
 DOCS = ROOT / "docs"
@@ -64,3 +64,29 @@ def test_links_between_course_pages_become_the_sites_addresses_from_the_notebook
     assert site_links(source, docs / "notebooks" / "sweep.ipynb", docs) == (
         "See [the lesson](../../lessons/context-compression/#the-experiment), [how to run](../) and another."
     )
+
+
+def test_a_notebooks_kept_copy_is_still_good_when_a_page_it_does_not_link_to_is_added(tmp_path):
+    # A project with the course's engines and fixtures, and pages of its own: a lesson, and a notebook
+    # that links to it and to a lesson not written yet.
+    root = tmp_path / "project"
+    root.mkdir()
+    for shared in ("src", "fixtures"):
+        (root / shared).symlink_to(ROOT / shared)
+    docs = root / "docs"
+    (docs / "lessons").mkdir(parents=True)
+    (docs / "lessons" / "context-compression.md").write_text("# x")
+    written = notebook(tmp_path, ("md", "See [the lesson](../lessons/context-compression.md) and [the next](../lessons/later.md)."))
+    path = docs / "notebooks" / "sweep.ipynb"
+    path.parent.mkdir()
+    path.write_bytes(written.read_bytes())
+    key = cache_key(path, root)
+
+    (docs / "lessons" / "truncation.md").write_text("# A new lesson, which the notebook does not link to")
+    (docs / "reference").mkdir()
+    (docs / "reference" / "truncation.md").write_text("# Its reference")
+    assert cache_key(path, root) == key
+
+    # A page it links to that arrives turns its text into a link: the copy is made again.
+    (docs / "lessons" / "later.md").write_text("# x")
+    assert cache_key(path, root) != key

@@ -109,10 +109,24 @@ def cache_key(notebook: Path, root: Path) -> str:
     for path in _sources(notebook, root):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
-    # Which pages exist decides which of the notebook's links are links (see site_links).
-    for page in sorted((root / "docs").rglob("*.md")):
-        digest.update(page.relative_to(root).as_posix().encode())
+    # Whether each page it links to exists decides which of its links are links (see site_links); the
+    # pages it does not link to play no part, so a new lesson's pages leave every other notebook's copy good.
+    for target, exists in linked_pages(notebook, root / "docs"):
+        digest.update(f"{target} {exists}".encode())
     return digest.hexdigest()[:24]
+
+
+def linked_pages(notebook: Path, docs: Path) -> list[tuple[str, bool]]:
+    """Each page of the course the notebook's Markdown cells link to, as a path under `docs`, and
+    whether this checkout has it."""
+    here = posixpath.dirname(notebook.relative_to(docs).as_posix())
+    targets = {
+        posixpath.normpath(posixpath.join(here, match["target"]))
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown"
+        for match in LINK.finditer(cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"]))
+    }
+    return [(target, (docs / target).is_file()) for target in sorted(targets)]
 
 
 def markdown_claims(notebook: Any) -> list[tuple[int, Claim]]:
