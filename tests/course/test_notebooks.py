@@ -90,3 +90,10 @@ def test_a_notebooks_kept_copy_is_still_good_when_a_page_it_does_not_link_to_is_
     # A page it links to that arrives turns its text into a link: the copy is made again.
     (docs / "lessons" / "later.md").write_text("# x")
     assert cache_key(path, root) != key
+
+
+def test_a_cells_prints_are_one_output_however_the_kernel_flushed_them(tmp_path):
+    # Two flushes a moment apart reach the build as two pieces of the same stream.
+    path = notebook(tmp_path, ("code", "import time\nprint('timeout', end='', flush=True)\ntime.sleep(0.3)\nprint(' keeps its support')"))
+    (cell,) = execute(path, ROOT).notebook.cells[:1]
+    assert [(output.output_type, output.text) for output in cell.outputs] == [("stream", "timeout keeps its support\n")]

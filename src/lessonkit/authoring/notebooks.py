@@ -119,6 +119,8 @@ def cache_key(notebook: Path, root: Path) -> str:
 def linked_pages(notebook: Path, docs: Path) -> list[tuple[str, bool]]:
     """Each page of the course the notebook's Markdown cells link to, as a path under `docs`, and
     whether this checkout has it."""
+    if not notebook.is_relative_to(docs):
+        return []  # not a page of the course: its links are not written as the site's (see site_links)
     here = posixpath.dirname(notebook.relative_to(docs).as_posix())
     targets = {
         posixpath.normpath(posixpath.join(here, match["target"]))
@@ -198,7 +200,11 @@ def execute(path: Path, root: Path) -> Executed:
     # build with the network cut (unshare --net, where even loopback is down) still runs notebooks.
     sockets = Path(tempfile.mkdtemp(prefix="lessonkit-kernel-"))
     manager = KernelManager(kernel_name="python3", transport="ipc", ip=str(sockets / "kernel"))
-    client = NotebookClient(notebook, km=manager, timeout=CELL_TIMEOUT_S, resources={"metadata": {"path": str(root)}})
+    # A cell's prints arrive in as many pieces as the kernel happened to flush: merged, the same cell
+    # gives the same output on every run, and two builds of one commit the same pages.
+    client = NotebookClient(
+        notebook, km=manager, timeout=CELL_TIMEOUT_S, coalesce_streams=True, resources={"metadata": {"path": str(root)}}
+    )
     client.reset_execution_trackers()
     values: list[Any] = []
     try:
