@@ -1,16 +1,17 @@
-"""`make serve` builds again after every edit: what the last build made from the same engine is put
-back, and anything made from another engine never is (src/lessonkit/authoring/site_hooks.py); and
+"""A build puts back what an earlier build made from the same engine, and never what another engine
+made (src/lessonkit/authoring/kept_engine.py): `make serve` builds again after every edit; and
 what it serves is never kept for reading offline (src/lessonkit/authoring/offline.py)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from lessonkit.authoring import offline
-from lessonkit.authoring.site_hooks import LastEngine, engine_key
+from lessonkit.authoring.kept_engine import KEPT, KeptEngine, engine_key, switched_on
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,22 +25,48 @@ def made(assets: Path, files: dict[str, bytes]) -> list[Path]:
     return paths
 
 
-def test_a_rebuild_from_the_same_engine_gets_the_last_builds_snapshot_and_views_back(tmp_path):
-    last = LastEngine()
+def test_a_build_from_the_same_engine_gets_the_last_builds_snapshot_and_views_back(tmp_path):
     files = {"snapshots/lessonkit.snapshot.gz": b"memory", "lessonkit/views/working-memory.json.gz": b"views"}
-    last.keep("engine-1", tmp_path / "first", made(tmp_path / "first", files))
+    KeptEngine(tmp_path / "kept").keep("engine-1", tmp_path / "first", made(tmp_path / "first", files))
 
-    assert last.put_back("engine-1", tmp_path / "second")
+    # Another build, in another process: only the folder is shared.
+    assert KeptEngine(tmp_path / "kept").put_back("engine-1", tmp_path / "second")
     assert {name: (tmp_path / "second" / name).read_bytes() for name in files} == files
 
 
-def test_a_rebuild_from_another_engine_gets_nothing_back(tmp_path):
-    last = LastEngine()
-    last.keep("engine-1", tmp_path / "first", made(tmp_path / "first", {"snapshots/lessonkit.snapshot.gz": b"memory"}))
+def test_a_build_from_another_engine_gets_nothing_back(tmp_path):
+    kept = KeptEngine(tmp_path / "kept")
+    assert not kept.put_back("engine-1", tmp_path / "second")  # a first build has nothing to put back
+    kept.keep("engine-1", tmp_path / "first", made(tmp_path / "first", {"snapshots/lessonkit.snapshot.gz": b"memory"}))
 
-    assert not last.put_back("engine-2", tmp_path / "second")
+    assert not kept.put_back("engine-2", tmp_path / "second")
     assert not (tmp_path / "second").exists()
-    assert not LastEngine().put_back("engine-1", tmp_path / "second")  # a first build has nothing to put back
+
+
+def test_switched_off_a_build_neither_keeps_nor_reuses_anything(tmp_path):
+    files = made(tmp_path / "first", {"snapshots/lessonkit.snapshot.gz": b"memory"})
+    KeptEngine(tmp_path / "kept", on=False).keep("engine-1", tmp_path / "first", files)
+    assert not (tmp_path / "kept").exists()
+
+    KeptEngine(tmp_path / "kept").keep("engine-1", tmp_path / "first", files)
+    assert not KeptEngine(tmp_path / "kept", on=False).put_back("engine-1", tmp_path / "second")
+    assert switched_on({}) and switched_on({"LESSONKIT_ENGINE_CACHE": "on"})
+    assert not switched_on({"LESSONKIT_ENGINE_CACHE": "off"})
+    with pytest.raises(ValueError, match=r"LESSONKIT_ENGINE_CACHE is 'no': it can be 'on' .* or 'off'"):
+        switched_on({"LESSONKIT_ENGINE_CACHE": "no"})
+
+
+def test_only_the_most_recently_used_engines_are_kept(tmp_path):
+    kept = KeptEngine(tmp_path / "kept")
+    for index, engine in enumerate(f"engine-{n}" for n in range(1, KEPT + 1)):
+        kept.keep(engine, tmp_path / "site", made(tmp_path / "site", {"snapshots/lessonkit.snapshot.gz": engine.encode()}))
+        os.utime(tmp_path / "kept" / engine, (index, index))  # kept one after the other, a second apart
+    assert kept.put_back("engine-1", tmp_path / "again")  # the oldest, used again: now the newest
+
+    kept.keep("engine-new", tmp_path / "site", made(tmp_path / "site", {"snapshots/lessonkit.snapshot.gz": b"new"}))
+    assert sorted(path.name for path in (tmp_path / "kept").iterdir()) == sorted(
+        {"engine-1", "engine-new", *[f"engine-{n}" for n in range(3, KEPT + 1)]}
+    )
 
 
 def test_the_engine_a_build_is_made_from_changes_with_its_wheel_and_pyodide(tmp_path):

