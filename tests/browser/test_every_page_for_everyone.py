@@ -3,8 +3,10 @@
 Served under a sub-path, with the site's policy sent as a header besides each page's own: every
 page opens without an error or a request to another origin, declares its policy, passes axe-core
 in both schemes (in the dark one, the rules that read colours), fits a 320 px screen and a 200%
-zoom, and lets a reader run a sample and switch scheme, and search under each policy the pages declare; every panel's engine boots in its worker under the header policy, answers every
-setting changed and its timeline's end, and passes axe-core in that state too.
+zoom, and lets a reader run a sample and switch scheme, and search under each policy the pages
+declare; every panel's engine boots in its worker under the header policy, opens on the engine's
+view of its defaults, answers every setting changed and its timeline's end, and passes axe-core in
+that state too.
 
 The tour is taken once per session, in the worker that runs this file: every test that reads it
 lives here, so that no other worker takes it again (`make test` hands each file to one worker).

@@ -94,6 +94,7 @@ def test_a_first_change_on_any_lesson_is_answered_by_the_builds_views_while_pyth
     context.unroute(RUNTIME)
 
 
+WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
 VIEWS = re.compile(r".*/assets/lessonkit/views/[^/]+\.json\.gz$")
 
 
@@ -136,17 +137,23 @@ def summarize_in_the_next_lesson(page, panel_paths) -> PanelPage:
     return lesson
 
 
-def test_the_next_lesson_answers_from_views_read_while_the_reader_was_on_the_one_before(page, panel_paths):
+def test_the_engine_runs_in_the_worker_the_pages_head_started_and_the_next_lesson_answers_from_views_it_read(page, panel_paths):
+    started = []
+    page.on("request", lambda request: started.append(request.url) if WORKER.match(request.url) else None)
     # Working memory names the views of the lesson after it; once Python runs, the page reads them
     # into the engine, which the site's navigation keeps: the next lesson answers from memory.
     asked = []
     page.on("request", lambda request: asked.append(request.url) if VIEWS.match(request.url) else None)
     memory = open_panel(page, "working-memory", panel_paths["working-memory"])
+    assert len(started) == 1, f"{len(started)} workers were started: {started}"
+    # Adopted by the shell, with the messages it sent before the shell ran (its "ready" among them).
+    assert page.evaluate("() => window.lessonkitEarly ? window.lessonkitEarly.engine : 'no worker started by the head'") is None
     expect(memory.panel).to_have_attribute("data-neighbour-views-read", "context-compression", timeout=10_000)
     lesson = summarize_in_the_next_lesson(page, panel_paths)
     expect(lesson.panel).to_have_attribute("data-answered-by", "build")
     read_ahead = [url for url in asked if url.endswith("/views/context-compression.json.gz")]
     assert len(read_ahead) == 1, f"the views were fetched {len(read_ahead)} times: {asked}"
+    assert len(started) == 1, f"following the navigation started another worker: {started}"
 
 
 def test_a_finite_panel_whose_views_were_not_read_ahead_is_answered_live_once_python_runs(page, panel_paths):
@@ -178,24 +185,6 @@ def test_a_lesson_reached_by_the_navigation_links_its_stylesheet_which_the_page_
     assert page.evaluate("() => window.__sameDocument") is True, "the site reloaded instead of navigating in place"
     page.wait_for_function(loaded, arg=sheet)
     context.unroute(RUNTIME)
-
-
-WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
-
-
-def test_the_engine_runs_in_the_worker_the_pages_head_started(open_context, panel_paths):
-    context = open_context()
-    started = []
-    context.on("request", lambda request: started.append(request.url) if WORKER.match(request.url) else None)
-    lesson = open_panel(context.new_page(), "working-memory", panel_paths["working-memory"])
-    assert len(started) == 1, f"{len(started)} workers were started: {started}"
-    # Adopted by the shell, with the messages it sent before the shell ran (its "ready" among them).
-    assert lesson.page.evaluate("() => window.lessonkitEarly ? window.lessonkitEarly.engine : 'no worker started by the head'") is None
-    spec = panel("working-memory")
-    choice = next(control for control in spec.controls if hasattr(control, "options"))
-    other = next(option for option in reversed(choice.options) if option.value != choice.default)
-    lesson.choose(choice.label, other.label)
-    lesson.expect_view(spec.view({**spec.defaults(), choice.name: other.value}))
 
 
 def test_a_setting_outside_the_builds_views_is_answered_live_and_says_so(reader, panel_paths):

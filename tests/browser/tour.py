@@ -9,7 +9,8 @@ visit blank, at the window's size and with no scheme asked for (a tab for each p
 process for each), and on each page:
 
 - opens it (loaded, its heading shown), and reads the policy it declares;
-- on a panel's page, waits for its engine, which boots in its worker under the header policy;
+- on a panel's page, waits for its engine, which boots in its worker under the header policy, and
+  reads the panel's starting view, the engine's view of its defaults;
 - audits it with axe-core in the light and in the dark scheme: every rule in the light one, and in
   the dark one the rules that read colours (a scheme changes the page's colours and nothing else; the
   palette toggle's label is the one other difference, and it is the same on every page, so the
@@ -181,6 +182,8 @@ class Visit:
         assert self.panel
         expect(self.panel.panel).to_be_visible()
         wait_for_engine(self.panel)
+        # The panel opens on the engine's view of its defaults, which every later step starts from.
+        self.panel.expect_view(self.panel.spec.view(self.params))
         return []
 
     def show_scheme(self, scheme: str) -> None:
