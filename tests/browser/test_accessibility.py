@@ -122,13 +122,20 @@ def test_status_changes_are_announced_once_and_not_at_every_tick_of_playback(rea
     panel_page.notes.fill("Kept on screen only.")
     expect(panel_page.panel).to_contain_text("could not be saved in this browser")
     panel_page.choose_fastest_speed()
+    # The playback is heard in real time from the third mark before the end: two marks and the end
+    # to pass, and every tick between them (playing a whole lesson through is its scenarios' test).
+    start = spec.timeline.marks[-3].at if len(spec.timeline.marks) >= 3 else 0
+    panel_page.seek(start)
+    panel_page.expect_view(spec.view({**spec.defaults(), spec.timeline.name: start}))
+    passed = [mark for mark in spec.timeline.marks if mark.at > start]
     panel_page.panel.evaluate(RECORD_ANNOUNCEMENTS)
-    panel_page.button(spec.playback.play).click()
+    # A timeline moved from its start plays on from there: its button says Resume.
+    panel_page.button(spec.playback.resume if start else spec.playback.play).click()
     expect(panel_page.button(spec.playback.replay)).to_be_visible(timeout=60_000)
     panel_page.expect_view(spec.view({**spec.defaults(), spec.timeline.name: spec.timeline.end}))
     said = page.evaluate("() => { window.lkListener.disconnect(); return window.lkSaid; }")
     status = said[0]
-    assert len(status) <= len(spec.timeline.marks), f"the status was rewritten {len(status)} times for {len(spec.timeline.marks)} marks"
+    assert len(status) <= len(passed), f"the status was rewritten {len(status)} times for {len(passed)} marks passed"
     for texts in said:
         repeats = [text for before, text in zip(texts, texts[1:], strict=False) if before == text]
         assert not repeats, f"a live region said the same thing again: {repeats[0]!r}"
