@@ -91,6 +91,34 @@ def test_ranks_neither_provided_nor_in_the_checkout_say_how_to_get_them(nothing_
         tokens.count("hello")
 
 
+def test_ranks_neither_provided_nor_in_a_checkout_are_fetched_once_from_the_installed_fetcher(nothing_loaded, monkeypatch, tmp_path):
+    # As in the reader's browser: no checkout, and the worker's fetch of the build's gzip installed.
+    shipped = ship_ranks(ROOT, tmp_path / "site")
+    monkeypatch.setattr(rank_files, "CHECKOUT", tmp_path / "no checkout")
+    monkeypatch.setattr(rank_files, "_fetch", None)
+    asked = []
+
+    def fetch(name):
+        asked.append(name)
+        return shipped[name].read_bytes()
+
+    rank_files.fetch_with(fetch)
+    fetched = [tokens.count("Real tokens, ½ of x²: 🚀"), tokens.count("Real tokens, ½ of x²: 🚀")]
+    assert asked == ["o200k_base"]
+    rank_files._kept.clear()
+    monkeypatch.setattr(rank_files, "CHECKOUT", CHECKOUT)
+    assert fetched == [tokens.count("Real tokens, ½ of x²: 🚀")] * 2
+    rank_files.fetch_with(None)
+    monkeypatch.setattr(rank_files, "CHECKOUT", tmp_path / "no checkout")
+    with pytest.raises(FileNotFoundError, match="cl100k_base's ranks are not loaded"):
+        tokens.count("hello", "cl100k_base")
+
+
+def test_a_fetcher_that_is_not_a_function_is_refused_by_name():
+    with pytest.raises(Refused, match=r"^fetch is 42; allowed: a function of an encoding's name that returns its rank file's bytes, or None$"):
+        rank_files.fetch_with(42)
+
+
 def test_the_build_ships_each_rank_file_gzipped_the_same_every_time_with_its_licence_beside_it(tmp_path):
     shipped = ship_ranks(ROOT, tmp_path / "one")
     assert sorted(path.name for path in (tmp_path / "one").iterdir()) == [

@@ -19,6 +19,8 @@
 //                                                            {"ok": true, "view": ...} or {"ok": false, "error": ...}
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
+//                   {kind: "ranks", stage, encoding, bytes}  real tokens' ranks: "loading" as the worker fetches
+//                                                            them (the first count that needs them), then "ready"
 // Requests sent while the worker boots wait inside the worker until it is ready.
 // The same protocol, as types both this file and worker.js are checked against: types/protocol.js.
 import { fill } from "./dom.js";
@@ -108,6 +110,8 @@ export class Engine {
     this.info = null;
     /** @type {{stage: "downloading" | "starting", received: number, total: number} | null} while booting, once the worker has said */
     this.progress = null;
+    /** @type {{stage: "loading" | "ready", encoding: string, bytes: number} | null} the last the worker said of real tokens' ranks */
+    this.ranks = null;
     // Bumped for every new worker: Python globals (sample sessions) live and die with a worker.
     this.generation = 0;
     /** @type {Worker | null} */
@@ -380,6 +384,9 @@ export class Engine {
       this.info = { pyodide: data.pyodide, seconds: data.seconds, start: data.start };
       console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide}, ${data.start})`);
       this.#setState("ready", null);
+    } else if (data.kind === "ranks") {
+      this.ranks = { stage: data.stage, encoding: data.encoding, bytes: data.bytes };
+      for (const listener of this.listeners) listener(this);
     } else if (data.kind === "failed") {
       this.#fail(data.reason);
     } else if (data.kind === "answer") {
@@ -408,6 +415,7 @@ export class Engine {
     this.worker = null;
     this.queued = [];
     this.progress = null;
+    this.ranks = null; // a new worker has read no ranks
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const { reject } of waiting) reject(new Error(reason));

@@ -133,7 +133,19 @@ class Sample {
 
   async #execute() {
     const generation = this.engine.generation;
-    const result = await this.engine.run(this.textarea.value, this.session, this.blockId);
+    const { number } = this;
+    // A sample that counts real tokens the first time waits for an encoding's ranks: said while they come.
+    const unsubscribe = this.engine.subscribe((engine) => {
+      if (engine.ranks?.stage === "loading") {
+        this.#say(fill(WORDS.sample_ranks_loading, { number, encoding: engine.ranks.encoding, megabytes: (engine.ranks.bytes / 1e6).toFixed(1) }));
+      }
+    });
+    let result;
+    try {
+      result = await this.engine.run(this.textarea.value, this.session, this.blockId);
+    } finally {
+      unsubscribe();
+    }
     this.ranIn = generation;
     this.#showResult(result);
     return result;

