@@ -89,3 +89,20 @@ def test_while_the_ranks_download_the_engine_answers_the_panel_live_and_the_coun
         page.unroute(RANKS)
     expect(sample.locator(".result")).to_have_text(str(tokens.count(TEXT)))
     expect(sample.locator(".lk-sample-status")).to_have_text("Sample 1 ran in your browser.")
+
+
+def test_a_count_the_worker_did_not_see_coming_fetches_its_ranks_when_python_asks(reader, panel_paths):
+    # The module's name is built at run time, so nothing in the code tells the worker that it counts:
+    # Python asks for the ranks itself, through the fetcher the worker installed as it booted.
+    lesson = "tool-result-clearing"
+    page = reader.visit(lesson, panel_paths[lesson]).page
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if RANKS.match(request.url) else None)
+    sample = page.locator(".lk-sample").first
+    page.get_by_role("button", name="Edit sample 1", exact=True).click()
+    hidden = f'import importlib\ncounting = importlib.import_module("lessonkit." + "tok" + "ens")\nprint(counting.count("{TEXT}"))\n'
+    page.get_by_role("textbox", name="Code of sample 1", exact=True).fill(hidden)
+    page.get_by_role("button", name="Run sample 1", exact=True).click()
+    expect(sample.locator(".result")).to_have_text(str(tokens.count(TEXT)))
+    expect(sample.locator(".lk-sample-status")).to_have_text("Sample 1 ran in your browser.")
+    assert [url.rsplit("/", 1)[1] for url in fetched] == ["o200k_base.tiktoken.gz"], fetched
