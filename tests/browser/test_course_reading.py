@@ -3,8 +3,11 @@ AI, a page on paper, both colour schemes, and the page for an address that is no
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
+from lessonkit import tokens
 from lessonkit.authoring.glossary import load_glossary
 from tests.browser.conftest import ROOT, SITE
 from tests.browser.harness import hold_back_the_engine, open_panel
@@ -37,9 +40,12 @@ def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: P
     hold_back_the_engine(page.context)  # the page's Markdown is the build's: Python adds nothing to it
     page.goto(LESSON)
     page.get_by_role("button", name="Copy for AI").click()
-    expect(page.get_by_role("status").filter(has_text="Copied this page as Markdown.")).to_be_visible()
+    markdown = (SITE / "lessons" / "context-compression" / "index.md").read_text(encoding="utf-8")
+    # The copy's weight in real tokens, as the build counted it and CPython counts it here.
+    said = f"Copied this page as Markdown: {tokens.count(markdown, 'o200k_base'):,} o200k_base tokens."
+    expect(page.get_by_role("status").filter(has_text=said)).to_be_visible()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied == (SITE / "lessons" / "context-compression" / "index.md").read_text(encoding="utf-8")
+    assert copied == markdown
     assert "at twenty-three tokens" in " ".join(copied.split()) and "[[" not in copied
 
 
@@ -48,7 +54,9 @@ def test_copy_for_ai_follows_instant_navigation_to_the_next_page(page: Page):
     page.get_by_role("link", name="Glossary").first.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Glossary")
     page.get_by_role("button", name="Copy for AI").click()
-    expect(page.get_by_role("status").filter(has_text="Copied this page as Markdown.")).to_be_visible()
+    expect(
+        page.get_by_role("status").filter(has_text=re.compile(r"^Copied this page as Markdown: [\d,]+ o200k_base tokens\.$"))
+    ).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()").startswith("# Glossary")
 
 

@@ -113,6 +113,21 @@ def test_llms_txt_indexes_every_page_and_each_markdown_copy_sits_beside_its_page
         assert (site / copy).is_file() and (site / copy).with_suffix(".html").is_file()
 
 
+def test_llms_txt_and_copy_for_ai_give_each_markdown_copys_weight_in_real_o200k_base_tokens(site):
+    from lessonkit import tokens
+
+    index = (site / "llms.txt").read_text(encoding="utf-8")
+    listed = re.findall(r"^- \[[^\]]+\]\((?P<url>[^)]+)\): (?P<notes>.*)$", index, re.MULTILINE)
+    assert listed, "llms.txt lists no page with notes"
+    counts = json.loads((site / "assets" / "course" / "markdown-tokens.json").read_text(encoding="utf-8"))
+    assert set(counts) == {copy.relative_to(site).as_posix() for copy in site.rglob("*.md")}
+    for url, notes in listed:
+        copy = urlsplit(url).path.lstrip("/")
+        real = tokens.count((site / copy).read_text(encoding="utf-8"), "o200k_base")
+        assert counts[copy] == real, copy
+        assert re.search(rf"(^|\(){real:,} o200k_base tokens\)?$", notes), f"{copy}: {notes!r}"
+
+
 def test_the_markdown_copies_show_claims_as_the_numbers_a_reader_sees(site):
     lesson = (site / "lessons" / "context-compression" / "index.md").read_text(encoding="utf-8")
     assert "What remains is T1, T3 and T4, at twenty-three tokens." in " ".join(lesson.split())

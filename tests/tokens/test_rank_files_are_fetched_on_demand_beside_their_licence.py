@@ -115,7 +115,9 @@ def test_ranks_neither_provided_nor_in_a_checkout_are_fetched_once_from_the_inst
 
 
 def test_a_fetcher_that_is_not_a_function_is_refused_by_name():
-    with pytest.raises(Refused, match=r"^fetch is 42; allowed: a function of an encoding's name that returns its rank file's bytes, or None$"):
+    with pytest.raises(
+        Refused, match=r"^fetch is 42; allowed: a function of an encoding's name that returns its rank file's bytes, or None$"
+    ):
         rank_files.fetch_with(42)
 
 

@@ -22,6 +22,27 @@ export function markdownAddress(href) {
   return url.href;
 }
 
+// What each page's Markdown copy weighs in real o200k_base tokens, counted by the build
+// (lessonkit.authoring.markdown_tokens), by its address relative to the site's root.
+const COUNTS = new URL("markdown-tokens.json", import.meta.url);
+const SITE_ROOT = new URL("../../", import.meta.url).href;
+
+/**
+ * The o200k_base count of the Markdown copy at `address`, or null when the build's counts cannot be read.
+ * @param {string} address
+ */
+async function realTokens(address) {
+  try {
+    const response = await fetch(COUNTS);
+    if (!response.ok) return null;
+    const counts = await response.json();
+    const count = counts[address.startsWith(SITE_ROOT) ? address.slice(SITE_ROOT.length) : address];
+    return typeof count === "number" ? count : null;
+  } catch {
+    return null; // the copy is made all the same; only its weight goes unsaid
+  }
+}
+
 /** @param {string} text */
 async function writeClipboard(text) {
   if (navigator.clipboard && window.isSecureContext) {
@@ -63,7 +84,8 @@ function addButton() {
       const response = await fetch(address);
       if (!response.ok) throw new Error(`the Markdown copy answered ${response.status}`);
       await writeClipboard(await response.text());
-      status.textContent = "Copied this page as Markdown.";
+      const tokens = await realTokens(address);
+      status.textContent = tokens === null ? "Copied this page as Markdown." : `Copied this page as Markdown: ${tokens.toLocaleString("en")} o200k_base tokens.`;
     } catch (error) {
       status.replaceChildren(`Could not copy (${error instanceof Error ? error.message : error}). `, Object.assign(document.createElement("a"), { href: address, textContent: "Open the Markdown" }));
     }

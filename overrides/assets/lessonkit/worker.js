@@ -490,14 +490,18 @@ function ranksFor(encodings) {
   );
 }
 
+// A sample that imports lessonkit.tokens: "from lessonkit import tokens" (among other names, or as
+// another name), "from lessonkit.tokens import count", "import lessonkit.tokens".
+const IMPORTS_TOKENS = /^[ \t]*(?:from[ \t]+lessonkit[ \t]+import[ \t(][^\n]*\btokens\b|from[ \t]+lessonkit\.tokens\b|import[ \t]+lessonkit\.tokens\b)/m;
+
 /**
  * The encodings a sample's code asks lessonkit.tokens for: those it names, or the default one when
- * it uses tokens and names none. Only a guess from the text, so nothing is fetched for a sample that
- * merely mentions tokens; a count it hides is fetched when Python asks (fetch_with above).
+ * it imports tokens and names none. Only a guess from the text, so nothing is fetched for a sample
+ * that merely says "tokens"; a count it hides is fetched when Python asks (fetch_with above).
  * @param {string} code
  */
 function encodingsIn(code) {
-  if (!/\btokens\b/.test(code) || !/lessonkit/.test(code)) return [];
+  if (!IMPORTS_TOKENS.test(code)) return [];
   const named = Object.keys(rankFilesOnSite).filter((name) => code.includes(name));
   return named.length ? named : [defaultEncoding];
 }

@@ -12,6 +12,8 @@
   fieldsets that read with JavaScript off (see ``exercises.py`` and ``exercise_html.py``).
 - The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
   and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
+- Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
+  ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
 Kept apart from ``site_hooks.py``, which puts the browser runtime into the site.
 """
@@ -23,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring import api_links, course_path, exercise_html, exercises, glossary, notebooks, page_meta
+from lessonkit.authoring import api_links, course_path, exercise_html, exercises, glossary, markdown_tokens, notebooks, page_meta
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
 LINKED_PAGES = ("lessons/", "notebooks/")
@@ -115,3 +117,8 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         page_html = reference.link_inline_code(page_html)
         page_html += reference.section_for(page_html)
     return page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)
+
+
+def on_post_build(config: Any) -> None:
+    # Before offline.py's hook, which lists every file of the build for the service worker: the counts are one.
+    markdown_tokens.write_counts(Path(config["site_dir"]), config["site_url"] or "/")
