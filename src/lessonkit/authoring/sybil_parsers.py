@@ -40,7 +40,9 @@ def engine_namespace(document: Document) -> dict[str, Any]:
         name = front_matter(document.text).get("engine")
         if not name:
             raise LookupError(f"{document.path}: claims need 'engine: <module>' in the page's front matter")
-        document.namespace["engine"] = vars(import_module(name))
+        # Real tokens too, so a page may claim "T2 is nine tokens in o200k_base" as tokens.count(...);
+        # a name the engine defines itself is the engine's.
+        document.namespace["engine"] = {"tokens": import_module("lessonkit.tokens"), **vars(import_module(name))}
     return document.namespace["engine"]
 
 
