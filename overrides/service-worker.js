@@ -14,7 +14,9 @@
 //     other builds are deleted, and the pages open now are taken over.
 //   - fetch: a file of the course comes from this build's cache, whatever the network does; a
 //     page missing from it gets the course's 404 page. Only this build's cache is ever read, so
-//     a page never mixes files of two builds.
+//     a page never mixes files of two builds. A file the build fetches only on a reader's demand
+//     (real tokens' ranks, the course's `on_demand`) comes from the network the first time, and
+//     is kept in this build's cache then, if it is this build's.
 //
 // Messages (structured clone):
 //   page -> worker  {kind: "status"}           the worker answers that page with its state
@@ -34,7 +36,9 @@ const PREFIX = "lessonkit-course-";
 // The last build that could not be kept, and why (offline.js reads it too).
 const FAILURE = "lessonkit-offline-failure";
 const FAILURE_URL = "/lessonkit-offline-failure.json";
-const course = /** @type {Course} */ (COURSE || { version: "unbuilt", serving: true, bytes: 0, files: [] });
+const course = /** @type {Course} */ (COURSE || { version: "unbuilt", serving: true, bytes: 0, files: [], on_demand: [] });
+// Each file kept on demand, by its absolute address: its bytes and digest, as the build wrote them.
+const ON_DEMAND = new Map((course.on_demand || []).map((file) => [new URL(file[0], scope.registration.scope).href, file]));
 const CACHE = PREFIX + course.version;
 // A few files at a time: the engine's largest files fill the link, and the small ones don't wait behind them.
 const AT_ONCE = 4;
@@ -167,6 +171,8 @@ async function answer(request) {
   // request (the engine's worker checks its files with one) is answered from the file's headers.
   const found = await cache.match(request, { ignoreSearch: true, ignoreVary: true, ignoreMethod: request.method === "HEAD" });
   if (found) return request.method === "HEAD" ? new Response(null, { status: found.status, headers: found.headers }) : found;
+  const onDemand = request.method === "GET" ? ON_DEMAND.get(request.url.split("?")[0]) : undefined;
+  if (onDemand) return keepOnDemand(cache, request, onDemand);
   try {
     return await fetch(request);
   } catch (error) {
@@ -175,6 +181,27 @@ async function answer(request) {
     if (!missing) throw error;
     return new Response(missing.body, { status: 404, statusText: "Not Found", headers: missing.headers });
   }
+}
+
+/**
+ * A file kept on demand, fetched for the page that asked and kept for its next visit, offline too:
+ * only once its digest is this build's, and only while this build is the one kept (a page may ask
+ * before the course is whole, or after a newer build has replaced it). Keeping it may fail (a full
+ * storage); the page gets its file all the same.
+ * @param {Cache} cache
+ * @param {Request} request
+ * @param {[string, number, string | null]} file
+ */
+async function keepOnDemand(cache, request, [, , expected]) {
+  const response = await fetch(request);
+  if (!response.ok) return response;
+  const body = await response.clone().arrayBuffer();
+  if (state.state === "kept" && (await caches.has(CACHE)) && (expected === null || (await digestOf(body)) === expected)) {
+    const headers = new Headers(response.headers);
+    for (const name of ["content-encoding", "content-length", "transfer-encoding"]) headers.delete(name);
+    await cache.put(request.url, new Response(body, { status: response.status, statusText: response.statusText, headers })).catch(() => null);
+  }
+  return response;
 }
 
 scope.addEventListener("fetch", (event) => {

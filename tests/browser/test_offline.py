@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from lessonkit import tokens
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.authoring.offline import write_service_worker, written_course
 from tests.browser.harness import ENGINE_BOOT_MS, FOLLOW
@@ -149,6 +150,22 @@ def keeps_the_course(page: Page, site: Path) -> None:
     assert kept_caches(page) == [cache_of(site)]
 
 
+COUNTED = "Deploy the checkout service to the Mumbai region."
+
+
+def count_real_tokens(page: Page) -> str:
+    """What sample 1, edited to count `COUNTED` in real tokens, prints once it has run."""
+    if page.get_by_role("textbox", name="Code of sample 1", exact=True).count() == 0:
+        page.get_by_role("button", name="Edit sample 1", exact=True).click()
+    page.get_by_role("textbox", name="Code of sample 1", exact=True).fill(
+        f'from lessonkit import tokens\nprint(tokens.count("{COUNTED}"))\n'
+    )
+    page.get_by_role("button", name="Run sample 1", exact=True).click()
+    sample = page.locator(".lk-sample").first
+    expect(sample.locator(".lk-sample-status")).to_have_text(re.compile(r"^Sample 1 (ran in your browser|could not run|raised)"))
+    return sample.locator(".result").inner_text().strip()
+
+
 def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(a_reader, host, site_dir, panel_paths):
     page = a_reader()
     (_, first_path), (other, other_path) = sorted(panel_paths.items())[:2]
@@ -156,17 +173,20 @@ def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(a_
     # Only once the page's own engine is ready does the course begin to be kept.
     expect(page.locator("html")).to_have_attribute("data-lk-engine", "ready", timeout=ENGINE_BOOT_MS)
     keeps_the_course(page, site_dir)
+    page.evaluate(FOLLOW, other_path)
+    expect(page.locator(f'section.lk-panel[data-lesson="{other}"]')).to_be_visible()
+    # A real token count, once online: the ranks it fetched are kept with the course from then on.
+    assert count_real_tokens(page) == str(tokens.count(COUNTED))
 
     host.cut()
     page.context.set_offline(True)
-    page.evaluate(FOLLOW, other_path)
-    expect(page.locator(f'section.lk-panel[data-lesson="{other}"]')).to_be_visible()
     # Loaded afresh with no network, the page starts its engine from what was kept.
     page.reload()
     expect(page.locator(f'section.lk-panel[data-lesson="{other}"]')).to_have_attribute("data-engine", "ready", timeout=ENGINE_BOOT_MS)
     page.get_by_role("button", name="Run sample 1").click()
     expect(page.get_by_text(re.compile(r"^Sample 1 ran in your browser"))).to_be_visible()
     expect(status(page)).to_have_text(said("offline_kept"))
+    assert count_real_tokens(page) == str(tokens.count(COUNTED)), "a count made once online does not count again offline"
 
     search = page.get_by_role("textbox", name="Search").first
     search.click()

@@ -9,7 +9,9 @@ count is first asked for, and hands its bytes to `rank_files.provide`.
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
 import subprocess
 import sys
@@ -166,6 +168,13 @@ def test_the_built_site_carries_the_ranks_beside_their_licence_and_its_manifest_
 
 
 def test_the_course_kept_offline_leaves_the_ranks_out_so_no_reader_downloads_them_unasked(course_build):
-    kept = [name for name, _size, _digest in written_course(course_build.site)["files"]]
+    course = written_course(course_build.site)
+    kept = [name for name, _size, _digest in course["files"]]
     assert "assets/lessonkit/runtime.json" in kept
     assert not [name for name in kept if name.startswith("assets/tokens/")]
+    # Kept once a count has fetched them, each checked against the build's digest as the rest is.
+    on_demand = {name: (size, digest) for name, size, digest in course["on_demand"]}
+    assert sorted(on_demand) == ["assets/tokens/LICENSE", "assets/tokens/cl100k_base.tiktoken.gz", "assets/tokens/o200k_base.tiktoken.gz"]
+    for name, (size, digest) in on_demand.items():
+        body = (course_build.site / name).read_bytes()
+        assert size == len(body) and digest == "sha256-" + base64.b64encode(hashlib.sha256(body).digest()).decode("ascii")

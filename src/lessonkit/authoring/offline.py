@@ -30,8 +30,9 @@ _PLACEHOLDER = re.compile(r"^const COURSE = (?:null|\{.*\}); // lessonkit-course
 REWRITTEN_BY_HOSTS = frozenset({"sitemap.xml"})
 # Source maps are for a developer's tools, which a reader offline does not open.
 NOT_KEPT = (".map",)
-# The tokenizer's rank files, megabytes that only a real token count reads: no page asks for one yet,
-# and kept with the course they would be downloaded by every reader after a first visit.
+# The tokenizer's rank files, megabytes that only a real token count reads: kept with the course they
+# would be downloaded by every reader after a first visit. The worker keeps each in the build's cache
+# once a count has fetched it (the course's `on_demand`, checked against its digest like the rest).
 ON_DEMAND = ("assets/tokens/",)
 
 
@@ -49,10 +50,20 @@ def address(path: str) -> str:
 
 def course_files(site: Path) -> list[tuple[str, int, str | None]]:
     """Every file a reader offline may ask for, in address order: (address, bytes, digest or None)."""
+    return _files(site, on_demand=False)
+
+
+# Not on_…: MkDocs takes a hook module's every on_… function for an event.
+def files_on_demand(site: Path) -> list[tuple[str, int, str | None]]:
+    """The files a reader's use fetches (the `ON_DEMAND` folders): kept once fetched, never to fill the course."""
+    return _files(site, on_demand=True)
+
+
+def _files(site: Path, *, on_demand: bool) -> list[tuple[str, int, str | None]]:
     files = []
     for path in sorted(site.rglob("*")):
         name = path.relative_to(site).as_posix()
-        if not path.is_file() or name == SERVICE_WORKER or name.endswith(NOT_KEPT) or name.startswith(ON_DEMAND):
+        if not path.is_file() or name == SERVICE_WORKER or name.endswith(NOT_KEPT) or name.startswith(ON_DEMAND) != on_demand:
             continue
         body = path.read_bytes()
         files.append((address(name), len(body), None if name in REWRITTEN_BY_HOSTS else digest(body)))
@@ -61,9 +72,16 @@ def course_files(site: Path) -> list[tuple[str, int, str | None]]:
 
 def course(site: Path, *, serving: bool = False) -> dict[str, Any]:
     """What the service worker keeps of the build in `site`: its version, its files, their bytes."""
-    files = course_files(site)
-    version = hashlib.sha256("\n".join(f"{name} {size} {sha}" for name, size, sha in files).encode("utf-8")).hexdigest()[:16]
-    return {"version": version, "serving": serving, "bytes": sum(size for _, size, _ in files), "files": [list(file) for file in files]}
+    files, on_demand = course_files(site), files_on_demand(site)
+    # Every file the build made, kept at once or on demand: a new rank file is a new build too.
+    version = hashlib.sha256("\n".join(f"{name} {size} {sha}" for name, size, sha in files + on_demand).encode("utf-8")).hexdigest()[:16]
+    return {
+        "version": version,
+        "serving": serving,
+        "bytes": sum(size for _, size, _ in files),
+        "files": [list(file) for file in files],
+        "on_demand": [list(file) for file in on_demand],
+    }
 
 
 def write_service_worker(site: Path, *, serving: bool = False) -> dict[str, Any]:

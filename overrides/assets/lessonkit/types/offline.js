@@ -12,6 +12,8 @@
  * @property {boolean} serving
  * @property {number} bytes
  * @property {Array<[string, number, string | null]>} files
+ * @property {Array<[string, number, string | null]>} on_demand  files a reader's use fetches (real tokens'
+ *   ranks): not fetched to fill the course, but kept in its cache, checked, once a page has fetched one
  */
 
 /**
