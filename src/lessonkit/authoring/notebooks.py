@@ -121,14 +121,18 @@ def linked_pages(notebook: Path, docs: Path) -> list[tuple[str, bool]]:
     whether this checkout has it."""
     if not notebook.is_relative_to(docs):
         return []  # not a page of the course: its links are not written as the site's (see site_links)
-    here = posixpath.dirname(notebook.relative_to(docs).as_posix())
     targets = {
-        posixpath.normpath(posixpath.join(here, match["target"]))
+        linked_page(notebook, docs, match["target"])
         for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         if cell["cell_type"] == "markdown"
         for match in LINK.finditer(cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"]))
     }
     return [(target, (docs / target).is_file()) for target in sorted(targets)]
+
+
+def linked_page(notebook: Path, docs: Path, link: str) -> str:
+    """The page a link in `notebook` leads to, as a path under `docs`: links are relative to the notebook's folder."""
+    return posixpath.normpath(posixpath.join(posixpath.dirname(notebook.relative_to(docs).as_posix()), link))
 
 
 def markdown_claims(notebook: Any) -> list[tuple[int, Claim]]:
@@ -158,7 +162,7 @@ def site_links(source: str, notebook: Path, docs: Path) -> str:
     page_dir = posixpath.join(notebook.relative_to(docs).with_suffix("").as_posix(), "")
 
     def address(match: Any) -> str:
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(notebook.relative_to(docs).as_posix()), match["target"]))
+        target = linked_page(notebook, docs, match["target"])
         if not (docs / target).is_file():
             log.info("%s links to %s, which this build does not have: shown as text", notebook.name, target)
             return match["text"]
