@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,6 +69,18 @@ def test_only_the_most_recently_used_engines_are_kept(tmp_path):
     assert sorted(path.name for path in (tmp_path / "kept").iterdir()) == sorted(
         {"engine-1", "engine-new", *[f"engine-{n}" for n in range(3, KEPT + 1)]}
     )
+
+
+def test_a_half_kept_engine_left_by_a_stopped_build_goes_and_one_another_build_is_writing_stays(tmp_path):
+    kept = KeptEngine(tmp_path / "kept")
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    abandoned = tmp_path / "kept" / f".making-engine-1-{int(ended.stdout)}"
+    busy = tmp_path / "kept" / f".making-engine-2-{os.getppid()}"  # a process alive all along: this one's parent
+    for folder in (abandoned, busy):
+        (folder / "snapshots").mkdir(parents=True)
+    kept.keep("engine-3", tmp_path / "site", made(tmp_path / "site", {"snapshots/lessonkit.snapshot.gz": b"memory"}))
+    assert not abandoned.exists() and busy.exists()
+    assert kept.put_back("engine-3", tmp_path / "again")
 
 
 def test_the_engine_a_build_is_made_from_changes_with_its_wheel_and_pyodide(tmp_path):

@@ -87,6 +87,27 @@ class KeptEngine:
             making.rename(self.folder / engine)
         except OSError:  # another build kept the same engine first: its files are these
             shutil.rmtree(making, ignore_errors=True)
+        self._forget_abandoned()
         engines = sorted((path for path in self.folder.iterdir() if not path.name.startswith(".")), key=lambda path: path.stat().st_mtime)
         for old in engines[:-KEPT]:
             shutil.rmtree(old, ignore_errors=True)
+
+    def _forget_abandoned(self) -> None:
+        # A build stopped while it copied (killed, or its machine went down) leaves its .making-
+        # folder behind. One whose process is gone is no one's: it goes. A live one is another
+        # build at work, and stays.
+        for folder in self.folder.glob(".making-*"):
+            pid = folder.name.rsplit("-", 1)[-1]
+            if pid.isdigit() and not _running(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` is alive on this machine (signal 0 checks, and sends nothing)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, and another user's
+        return True
+    return True
