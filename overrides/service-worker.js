@@ -86,12 +86,20 @@ async function keep(cache, [address, size, expected]) {
   if (expected !== null && (await digestOf(body)) !== expected) {
     throw new Error(`${address} is not this build's (a newer build may be arriving)`);
   }
-  // Kept as it will be served: the body is decoded already, so the headers that described its
-  // encoding on the wire go; the type and the policy a worker takes from its headers stay.
+  await cache.put(url, asKept(response, body));
+  await announce({ received: state.received + size });
+}
+
+/**
+ * `response` as the cache keeps it, with `body`, its bytes: decoded already, so the headers that
+ * described its encoding on the wire go; the type and the policy a worker takes from its headers stay.
+ * @param {Response} response
+ * @param {ArrayBuffer} body
+ */
+function asKept(response, body) {
   const headers = new Headers(response.headers);
   for (const name of ["content-encoding", "content-length", "transfer-encoding"]) headers.delete(name);
-  await cache.put(url, new Response(body, { status: response.status, statusText: response.statusText, headers }));
-  await announce({ received: state.received + size });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 async function fill() {
@@ -197,9 +205,7 @@ async function keepOnDemand(cache, request, [, , expected]) {
   if (!response.ok) return response;
   const body = await response.clone().arrayBuffer();
   if (state.state === "kept" && (await caches.has(CACHE)) && (expected === null || (await digestOf(body)) === expected)) {
-    const headers = new Headers(response.headers);
-    for (const name of ["content-encoding", "content-length", "transfer-encoding"]) headers.delete(name);
-    await cache.put(request.url, new Response(body, { status: response.status, statusText: response.statusText, headers })).catch(() => null);
+    await cache.put(request.url, asKept(response, body)).catch(() => null);
   }
   return response;
 }

