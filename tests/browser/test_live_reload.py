@@ -39,12 +39,24 @@ EDITED = "The page as the author just saved it."
 # of these pages has taken well under a minute.
 BUILD_S = 180
 RELOAD_MS = BUILD_S * 1000
+# Ctrl-C stops mkdocs serve in well under a second; a loaded machine is given far more.
+STOP_S = 30
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def hear_ctrl_c() -> None:
+    """In the child, before mkdocs starts: Ctrl-C stops it, however the test run was started.
+
+    A shell without job control (a script's `make test &`, a CI runner's) starts a background job
+    with SIGINT ignored, every child inherits that, and a Python started with SIGINT ignored never
+    raises KeyboardInterrupt: mkdocs would sit out the stop's whole wait, deaf to the Ctrl-C an
+    author's terminal would deliver."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Served:
@@ -58,7 +70,9 @@ class Served:
         self._serving: queue.Queue[bool] = queue.Queue()
         env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
         command = [sys.executable, "-m", "mkdocs", "serve", "--strict", "--dev-addr", f"127.0.0.1:{self.port}", "-f", "serve.yml"]
-        self.process = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=hear_ctrl_c
+        )
         threading.Thread(target=self._read, name="mkdocs-serve-log", daemon=True).start()
 
     def _read(self) -> None:
@@ -80,10 +94,11 @@ class Served:
         # Ctrl-C, as an author stops it: mkdocs then removes the temporary site it served.
         self.process.send_signal(signal.SIGINT)
         try:
-            self.process.wait(timeout=30)
+            self.process.wait(timeout=STOP_S)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+            pytest.fail(f"mkdocs serve did not stop within {STOP_S} s of Ctrl-C:\n" + "\n".join(self.lines[-20:]), pytrace=False)
 
 
 @pytest.fixture
