@@ -1,5 +1,6 @@
-"""What the browser worker calls: `answer` for every view (parameters in, view out), `run` for samples;
-and `warm`, which the build calls before it takes the engine's snapshot.
+"""What the browser worker calls: `answer` for every view (parameters in, view out), `count` for a
+view's texts in real tokens, `run` for samples; and `warm`, which the build calls before it takes the
+engine's snapshot.
 
 Requests and answers are JSON text, so the JavaScript side never touches Python objects and the
 same call can later be answered from views the build computed ahead of time.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from lessonkit import checks
+from lessonkit import checks, tokens
 from lessonkit.checks import Refused, json_spelling
 from lessonkit.registry import panel, panel_ids
 from lessonkit.samples import PageSamples, SampleFailed
@@ -34,6 +35,38 @@ def answer(request: str) -> str:
     except ValueError as error:  # every Refused is a ValueError; json's error too
         return json.dumps({"ok": False, "error": str(error)})
     return json.dumps({"ok": True, "view": view.to_json(export=with_export)})
+
+
+def count(request: str) -> str:
+    """`{"lesson": id, "params": {...}, "encoding": name}` -> what the panel's model reads at those
+    settings, counted in real tokens: `{"ok": true, "encoding", "tokens", "what", "teaching", "unit",
+    "untexted"}`, or `{"ok": false, "error": "..."}` naming what was wrong and what is allowed.
+
+    Each text is counted on its own and the counts added, as each lesson's fixture table counts its
+    items: what a chat format adds around them is no text of the lesson's. The encoding's ranks must
+    be readable (the worker provides them before it asks; elsewhere the checkout's are read).
+    """
+    try:
+        asked = json.loads(request)
+        if not isinstance(asked, dict) or "lesson" not in asked or "params" not in asked:
+            allowed = "an object with 'lesson', 'params' and optionally 'encoding'"
+            raise Refused("request", asked, allowed, called="a count request", spell=json_spelling)
+        encoding = tokens.encodings.encoding(asked.get("encoding", tokens.DEFAULT)).name
+        reading = panel(asked["lesson"]).reading(asked["params"])
+        counted = sum(tokens.count(text, encoding) for text in reading.texts)
+    except ValueError as error:  # every Refused is a ValueError; json's error too
+        return json.dumps({"ok": False, "error": str(error)})
+    return json.dumps(
+        {
+            "ok": True,
+            "encoding": encoding,
+            "tokens": counted,
+            "what": reading.what,
+            "teaching": reading.teaching,
+            "unit": reading.unit,
+            "untexted": reading.untexted,
+        }
+    )
 
 
 def warm() -> None:

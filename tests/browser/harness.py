@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from lessonkit import tokens
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.panel import Panel, View
 from lessonkit.registry import panel
@@ -215,6 +216,24 @@ class PanelPage:
     def reload(self) -> None:
         self.page.reload()
         wait_for_engine(self)
+
+    @property
+    def real_count(self) -> Locator:
+        """The line that says, once the reader asked, what the model reads here in real tokens."""
+        return self.panel.locator(".lk-real-count")
+
+    def count_real_tokens(self) -> None:
+        """Press "Count in real tokens", as a reader asks for the panel's texts in real tokens."""
+        toggle = self.button(self.spec.words.real_tokens)
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+
+    def expect_real_count(self, params: dict[str, Any]) -> None:
+        """The count shown is CPython's count of what the panel's model reads at `params`."""
+        reading = self.spec.reading(params)
+        counted = sum(tokens.count(text) for text in reading.texts)
+        expect(self.real_count).to_have_attribute("data-tokens", str(counted))
+        expect(self.real_count).to_contain_text(f"In real tokens, {reading.what}: {counted:,} {tokens.DEFAULT} tokens")
 
     def expect_view(self, view: View) -> None:
         expect(self.status).to_have_text(view.status)

@@ -22,7 +22,8 @@ from playwright.sync_api import Error as PlaywrightError
 from lessonkit import tokens
 from lessonkit.authoring.local_site import SiteHandler, served
 from lessonkit.authoring.offline import write_service_worker, written_course
-from tests.browser.harness import ENGINE_BOOT_MS, FOLLOW
+from lessonkit.registry import panel
+from tests.browser.harness import ENGINE_BOOT_MS, FOLLOW, PanelPage
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS_JS = ROOT / "overrides" / "assets" / "lessonkit" / "words.js"
@@ -187,6 +188,12 @@ def test_after_one_visit_every_lesson_reads_runs_and_searches_with_no_network(a_
     expect(page.get_by_text(re.compile(r"^Sample 1 ran in your browser"))).to_be_visible()
     expect(status(page)).to_have_text(said("offline_kept"))
     assert count_real_tokens(page) == str(tokens.count(COUNTED)), "a count made once online does not count again offline"
+    # The panel, asked for what its model reads in real tokens at the end of its timeline, counts as CPython does.
+    experiment = PanelPage(page, panel(other))
+    experiment.count_real_tokens()
+    end = experiment.spec.timeline.end
+    experiment.seek(end)
+    experiment.expect_real_count({**experiment.spec.defaults(), experiment.spec.timeline.name: end})
 
     search = page.get_by_role("textbox", name="Search").first
     search.click()

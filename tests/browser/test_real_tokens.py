@@ -1,6 +1,6 @@
-"""Real tokens in the reader's browser: a sample that counts them fetches the ranks it needs then,
-once, from the site, says so while they come, and counts as CPython does; the panel goes on
-answering while they download.
+"""Real tokens in the reader's browser: a sample that counts them, or a panel asked for its texts in
+them, fetches the ranks it needs then, once, from the site, says so while they come, and counts as
+CPython does; the panel goes on answering while they download.
 
 The ranks are never part of the engine's start (tests/tokens/ checks the build and the snapshot):
 these tests are the first count in a running engine.
@@ -63,7 +63,7 @@ def test_a_sample_that_counts_real_tokens_fetches_each_encodings_ranks_once_and_
     assert len(fetched) == 2, fetched
 
 
-def test_while_the_ranks_download_the_engine_answers_the_panel_live_and_the_count_comes_after(reader, panel_paths):
+def test_while_the_ranks_download_the_engine_answers_the_panel_live_and_the_counts_come_after(reader, panel_paths):
     # Another lesson's tab than the test above, so its engine has read no ranks yet.
     lesson = "working-memory"
     spec = panel(lesson)
@@ -79,6 +79,9 @@ def test_while_the_ranks_download_the_engine_answers_the_panel_live_and_the_coun
         )
         page.get_by_role("button", name="Run sample 1", exact=True).click()
         expect(sample.locator(".lk-sample-status")).to_contain_text("waits for the o200k_base ranks")
+        # The panel asked for its texts in real tokens waits for the same ranks, and says so.
+        panel_page.count_real_tokens()
+        expect(panel_page.real_count).to_have_text(re.compile(r"^Loading the o200k_base ranks \(\d+\.\d MB\), once for this visit"))
         # Two changes from the start, which the build's views do not hold: Python answers them.
         params = spec.defaults()
         for control in settings(spec)[:2]:
@@ -94,6 +97,8 @@ def test_while_the_ranks_download_the_engine_answers_the_panel_live_and_the_coun
         page.unroute(RANKS)
     expect(sample.locator(".result")).to_have_text(str(tokens.count(TEXT)))
     expect(sample.locator(".lk-sample-status")).to_have_text("Sample 1 ran in your browser.")
+    # The count follows the view the panel shows: the settings changed while it waited.
+    panel_page.expect_real_count(params)
 
 
 def test_a_count_the_worker_did_not_see_coming_fetches_its_ranks_when_python_asks(reader, panel_paths):

@@ -6,6 +6,9 @@
 //   page -> worker  {id, kind: "view", lesson, params, baseline, export}
 //                                 -> lessonkit.runtime.answer(JSON); the view comes without its
 //                                    export unless export is true (asked for when the reader exports)
+//                   {id, kind: "count", lesson, params, encoding}
+//                                 -> lessonkit.runtime.count(JSON), once the worker has read the
+//                                    encoding's ranks (fetched the first time, while views go on)
 //                   {id, kind: "run", code, session, blockId, page}
 //                                 -> lessonkit.runtime.run(code, blockId, session, page); blockId is the
 //                                    sample's "<code block: …>" id in the build, hence its __name__;
@@ -16,7 +19,8 @@
 //                                                            (restored from the build's snapshot, or not and why)
 //                   {kind: "failed", reason}                 booting failed (also an "error" event)
 //                   {kind: "answer", id, text}                for "view": runtime.answer's JSON text,
-//                                                            {"ok": true, "view": ...} or {"ok": false, "error": ...}
+//                                                            {"ok": true, "view": ...} or {"ok": false, "error": ...};
+//                                                            for "count", runtime.count's, the same way
 //                   {kind: "answer", id, ok: true, result}   for "run": {output, error}
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 //                   {kind: "ranks", stage, encoding, bytes}  real tokens' ranks: "loading" as the worker fetches
@@ -43,9 +47,11 @@ import { PAGE_WORDS as WORDS } from "./words.js";
 /** @typedef {"build" | "live"} Source */
 /** @typedef {import("./types/protocol.js").ViewRequest} ViewRequest */
 /** @typedef {import("./types/protocol.js").RunAnswer} RunAnswer */
+/** @typedef {import("./types/protocol.js").CountRequest} CountRequest */
+/** @typedef {import("./types/protocol.js").RealCount} RealCount */
 /**
- * A request's answer once the engine has not refused it: a view's parsed EngineAnswer, a run's RunAnswer.
- * @typedef {{ok: true, view: View} | RunAnswer} Settled
+ * A request's answer once the engine has not refused it: a view's or a count's parsed EngineAnswer, a run's RunAnswer.
+ * @typedef {{ok: true, view: View} | RealCount | RunAnswer} Settled
  */
 
 /**
@@ -348,10 +354,23 @@ export class Engine {
   }
 
   /**
+   * What the panel's model reads at these settings, counted in real tokens of `encoding` by the
+   * engine in its worker. Counting is asking for Python, as running a sample is: a held engine starts.
+   * @param {string} lesson
+   * @param {Params} params
+   * @param {string} encoding
+   * @returns {Promise<RealCount>}
+   */
+  count(lesson, params, encoding) {
+    this.start({ asked: true });
+    return this.#request({ kind: "count", lesson, params, encoding });
+  }
+
+  /**
    * Post a request; resolves to its answer once the engine has not refused it.
    * @template {Request} R
    * @param {R} message
-   * @returns {Promise<R extends ViewRequest ? {ok: true, view: View} : RunAnswer>}
+   * @returns {Promise<R extends ViewRequest ? {ok: true, view: View} : R extends CountRequest ? RealCount : RunAnswer>}
    */
   #request(message) {
     if (this.state === "idle") this.start();

@@ -10,6 +10,7 @@ import { Expander } from "./fullscreen.js";
 import { Notes } from "./notes.js";
 import { decodeState, encodeState, isState, paramsKey } from "./params.js";
 import { Clock, latestMark } from "./playback.js";
+import { RealTokens } from "./real-tokens.js";
 import { TimelineControls } from "./timeline.js";
 import { PAGE_WORDS } from "./words.js";
 
@@ -105,6 +106,8 @@ export class Panel {
     });
     this.expander = new Expander(section, this.words, signal);
     this.address = new Address(section, () => encodeState(this.spec, this.#linkState()), { signal });
+    // What the panel's model reads, in real tokens, when the reader asks (where it reads text at all).
+    this.realTokens = this.spec.real_tokens ? new RealTokens({ spec: this.spec, engine, shown: () => this.current.params }) : null;
 
     const tools = h(
       "div",
@@ -113,6 +116,7 @@ export class Panel {
       this.baseline.clear,
       button(this.words.export, "lk-export", () => this.#export()),
       button(this.words.copy_link, "lk-copy-link", () => this.#copyLink()),
+      this.realTokens?.button ?? null,
       this.expander.button,
     );
 
@@ -167,6 +171,7 @@ export class Panel {
     this.controls.after(this.messages.element, this.engineBox, this.downloadBox);
     if (!this.refusal.isConnected) this.status.after(this.refusal);
     this.refusal.after(this.baseline.element, this.answeredBy);
+    if (this.realTokens) this.answeredBy.after(this.realTokens.line);
     this.section.append(this.notes.element);
     this.baseline.showNow(initial);
 
@@ -176,6 +181,7 @@ export class Panel {
 
     const unsubscribe = engine.subscribe(() => {
       this.#showEngine();
+      this.realTokens?.engineChanged();
       if (engine.state !== "ready") return;
       // Views asked for while the engine was down are asked for again once it is up.
       this.#fetchWanted();
@@ -375,6 +381,7 @@ export class Panel {
     this.baseline.showNow(view);
     this.messages.set("view", null);
     this.#markPending(false);
+    this.realTokens?.follow();
   }
 
   /** Say which engine answered what is shown, only when that changes. */

@@ -527,6 +527,10 @@ function handle(data) {
     const asked = { lesson: data.lesson, params: data.params, baseline: data.baseline ?? null, export: data.export === true };
     return { text: runtime.answer(JSON.stringify(asked)) };
   }
+  if (data.kind === "count") {
+    // As a view's: runtime.count's JSON text, the count or the engine's own refusal.
+    return { text: runtime.count(JSON.stringify({ lesson: data.lesson, params: data.params, encoding: data.encoding })) };
+  }
   if (data.kind === "run") {
     // undefined becomes Python's None: a sample without a session starts from fresh globals.
     const result = JSON.parse(runtime.run(data.code, data.blockId, data.session || undefined, data.page || ""));
@@ -542,8 +546,9 @@ self.addEventListener("message", async (event) => {
   let answer;
   try {
     await booted;
-    // A sample that counts real tokens waits for its ranks here, while the worker answers the rest.
+    // A count, or a sample that counts real tokens, waits for its ranks here, while the worker answers the rest.
     if (data.kind === "run") await ranksFor(encodingsIn(data.code));
+    if (data.kind === "count") await ranksFor([data.encoding]);
     answer = handle(data);
   } catch (error) {
     answer = { ok: false, error: describe(error) };

@@ -16,7 +16,9 @@ from typing import Any
 from lessonkit import checks
 from lessonkit.checks import MISSING, Refused, json_spelling
 from lessonkit.panel.controls import PARAMETER_KINDS, Choice, Control, Text, Toggle, called
+from lessonkit.panel.reading import Reading
 from lessonkit.panel.timeline import Playback, Timeline
+from lessonkit.tokens.encodings import DEFAULT as REAL_TOKENS_ENCODING
 
 Params = Mapping[str, Any]
 
@@ -164,6 +166,20 @@ class Words:
     static_note: str = (
         "This is the experiment's starting state, computed when the site was built. Its controls appear when JavaScript runs."
     )
+    # Real tokens, on request: a toggle button, and a live line under the status while it is pressed.
+    # {encoding}: the encoding counted in ("o200k_base"); {megabytes}: its ranks' download, one decimal;
+    # {what}, {tokens}, {teaching} and {unit}: the panel's Reading, its real count, and its own measure
+    # of the same texts; {untexted}: the Reading's sentence on what it weighs without text, or nothing.
+    real_tokens: str = "Count in real tokens"
+    real_tokens_waiting: str = "Real tokens are counted by the Python engine, which is starting; the count follows."
+    real_tokens_loading: str = "Loading the {encoding} ranks ({megabytes} MB), once for this visit; the experiment answers meanwhile."
+    real_tokens_counting: str = "Counting in {encoding}…"
+    real_tokens_count: str = (
+        "In real tokens, {what}: {tokens} {encoding} tokens, counted one text at a time (no chat format around them) "
+        "by lessonkit.tokens in your browser. "
+        "The lesson's model weighs what it reads here at {teaching} {unit}, and decides by those.{untexted}"
+    )
+    real_tokens_failed: str = "Real tokens could not be counted: {reason}"
 
 
 @dataclass(frozen=True)
@@ -184,6 +200,9 @@ class Panel:
     words: Words = Words()
     stylesheet: str | None = None
     former_ids: tuple[str, ...] = ()
+    # What its model reads at a setting, for a count in real tokens (lessonkit.panel.reading); None
+    # for a panel whose model reads no text (the platform's own demonstration).
+    reads: Callable[[Params], Reading] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         names = [control.name for control in self.controls] + ([self.timeline.name] if self.timeline else [])
@@ -274,6 +293,17 @@ class Panel:
     def view(self, params: Any, baseline: Any = None) -> View:
         return self.draw(self.check(params), None if baseline is None else self.check(baseline))
 
+    def reading(self, params: Any) -> Reading:
+        """What the model reads at `params`, checked as every view's are, for a count in real tokens.
+
+        Raises:
+            lessonkit.checks.Refused: `params` are not this panel's, said as `view` says it.
+            ValueError: The panel's model reads no text.
+        """
+        if self.reads is None:
+            raise ValueError(f"the panel '{self.lesson}' shows no text a model reads, so it has nothing to count in real tokens")
+        return self.reads(self.check(params))
+
     def spec(self) -> dict[str, Any]:
         """The JSON the browser shell builds its controls from."""
         return {
@@ -287,4 +317,6 @@ class Panel:
             "defaults": self.defaults(),
             "precomputed": self.precomputed,
             "text_fields": [control.name for control in self.controls if isinstance(control, Text)],
+            # The encoding a reader's count uses, or None where there is nothing to count.
+            "real_tokens": {"encoding": REAL_TOKENS_ENCODING} if self.reads else None,
         }

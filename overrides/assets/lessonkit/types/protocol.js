@@ -30,7 +30,17 @@
  * @property {string} page
  */
 
-/** @typedef {ViewRequest | RunRequest} Request */
+/**
+ * What the panel's model reads at these settings (its window, tray or prompt), counted in real
+ * tokens of `encoding`: answered by `lessonkit.runtime.count`, once the worker has the encoding's ranks.
+ * @typedef {object} CountRequest
+ * @property {"count"} kind
+ * @property {string} lesson
+ * @property {Params} params
+ * @property {string} encoding
+ */
+
+/** @typedef {ViewRequest | RunRequest | CountRequest} Request */
 
 /** A request as posted: `id` pairs it with its answer. @typedef {Request & {id: number}} Posted */
 
@@ -67,6 +77,20 @@
  * @property {"answer"} kind
  * @property {number} id
  * @property {string} text
+ */
+
+/**
+ * A count in real tokens, as `lessonkit.runtime.count` gives it (the worker sends its JSON text, as
+ * for a view): the texts named by `what` are `tokens` tokens of `encoding`; the lesson weighs the
+ * same items at `teaching` of its `unit`; `untexted` says what it weighs without text, or is "".
+ * @typedef {object} RealCount
+ * @property {true} ok
+ * @property {string} encoding
+ * @property {number} tokens
+ * @property {string} what
+ * @property {number} teaching
+ * @property {string} unit
+ * @property {string} untexted
  */
 
 /**
@@ -109,8 +133,9 @@
 /** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer | Ranks} FromWorker */
 
 /**
- * `runtime.answer`'s JSON, parsed: the view, or the engine's refusal in its own words.
- * @typedef {{ok: true, view: View} | {ok: false, error: string}} EngineAnswer
+ * `runtime.answer`'s or `runtime.count`'s JSON, parsed: the view or the count, or the engine's
+ * refusal in its own words.
+ * @typedef {{ok: true, view: View} | RealCount | {ok: false, error: string}} EngineAnswer
  */
 
 /**
@@ -118,6 +143,7 @@
  * in and out, so no Python object crosses to the page.
  * @typedef {object} Runtime
  * @property {(request: string) => string} answer
+ * @property {(request: string) => string} count
  * @property {(code: string, blockId: string, session: string | undefined, page: string) => string} run
  */
 

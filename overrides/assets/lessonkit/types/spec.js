@@ -175,6 +175,18 @@
  * @property {string} shell_missing
  * @property {string} shell_missing_file
  * @property {string} static_note
+ * @property {string} real_tokens
+ * @property {string} real_tokens_waiting
+ * @property {string} real_tokens_loading
+ * @property {string} real_tokens_counting
+ * @property {string} real_tokens_count
+ * @property {string} real_tokens_failed
+ */
+
+/**
+ * A count in real tokens, which the panel offers where its model reads text: the encoding it counts in.
+ * @typedef {object} RealTokensOffer
+ * @property {string} encoding
  */
 
 /**
@@ -189,6 +201,7 @@
  * @property {Params} defaults
  * @property {string | null} precomputed  the build's table of views, relative to the shell's assets
  * @property {string[]} text_fields
+ * @property {RealTokensOffer | null} real_tokens  null where the panel's model reads no text
  */
 
 /**

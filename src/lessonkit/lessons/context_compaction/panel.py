@@ -38,6 +38,7 @@ from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playbac
 from lessonkit.panel.chart import Marker, Rule, Series, line_chart
 from lessonkit.panel.components import Column, findings, record_table
 from lessonkit.panel.html import Markup, h, join
+from lessonkit.panel.reading import Reading
 
 LESSON = "context-compaction"
 # The package the manifest belongs to: a summarizer path with a leading dot is relative to it.
@@ -521,6 +522,84 @@ def draw(params: Params, baseline: Params | None) -> View:
     )
 
 
+# What the model reads at the request shown, for a count in real tokens.
+
+
+def summary_said(summary: Summary, by_id: dict[str, Entry]) -> list[str]:
+    """The rule-based summary's lines, as the seen list shows them: who said what, and an earlier
+    summary it carries whole as that summary's own lines."""
+    lines: list[str] = []
+    for kept in summary.keeps:
+        entry = by_id[kept]
+        lines.extend(summary_said(entry, by_id) if isinstance(entry, Summary) else [f"{said_by(entry)}: {entry.text}"])
+    return lines
+
+
+def _many(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def _untexted(request: Request) -> str:
+    """What the request's prompt weighs without text to count: the attached file, a summary by the
+    agent's model, which its stand-in writes without words, and every tool answer beyond its gist."""
+    said = []
+    if request.attached:
+        one = len(request.attached) == 1
+        names = " and ".join(file.name for file in request.attached)
+        weight = sum(file.tokens for file in request.attached)
+        said.append(
+            f" The attached {names} {'weighs' if one else 'weigh'} {weight:,} teaching tokens but {'has' if one else 'have'}"
+            f" no text in this fixture, so the real count leaves {'it' if one else 'them'} out."
+        )
+    wordless = [entry for entry in request.seen if isinstance(entry, Summary) and entry.by != "terse"]
+    if wordless:
+        one = len(wordless) == 1
+        weight = sum(summary.tokens for summary in wordless)
+        said.append(
+            f" The {'summary' if one else 'summaries'} {', '.join(summary.id for summary in wordless)} by {SUMMARIZER_WORDS['model']}"
+            f" {'weighs' if one else 'weigh'} {weight:,} teaching tokens but {'has' if one else 'have'} no text, as its stand-in"
+            f" calls no model, so the real count leaves {'it' if one else 'them'} out."
+        )
+    if any(isinstance(entry, Event) and entry.kind == "tool_response" for entry in request.seen):
+        said.append(" A tool's answer is counted by its gist, all the fixture holds of it, while the lesson weighs the whole answer.")
+    return "".join(said)
+
+
+def reads(params: Params) -> Reading:
+    """What the model reads in the request the timeline shows: the texts of what it sees, in order,
+    weighed as the request's prompt, the attached file included.
+
+    Raises:
+        lessonkit.lessons.context_compaction.Refusal: The setting is refused, as its view says: a
+            refused setting never runs, so its model reads nothing.
+    """
+    replayed = replay(*setting_key(params))
+    if isinstance(replayed, Refusal):
+        raise replayed.with_traceback(None)  # one kept refusal, raised afresh for each reading
+    run = replayed.run
+    request = request_at(run, params["time"])
+    if request is None:
+        return Reading(what="the words sent to the model before its first request (none yet)", texts=(), teaching=0)
+    texts, summaries, raw = [], 0, 0
+    for entry in request.seen:
+        if isinstance(entry, Event):
+            texts.append(entry.text)
+            raw += 1
+        elif entry.by == "terse":
+            texts.append("\n".join(summary_said(entry, replayed.by_id)))
+            summaries += 1
+    where = f"the model sees at request {request.number} of {len(run.requests)}"
+    if not texts:
+        what = f"the texts {where} (there are none)"
+    elif len(texts) == 1:
+        what = f"the one {'summary' if summaries else 'raw event'} {where}"
+    else:
+        counted = [_many(summaries, "summary", "summaries")] if summaries else []
+        counted += [_many(raw, "raw event", "raw events")] if raw else []
+        what = f"the {' and '.join(counted)} {where}"
+    return Reading(what=what, texts=tuple(texts), teaching=request.prompt, untexted=_untexted(request))
+
+
 def _controls() -> tuple[Any, ...]:
     presets = lesson().presets
     by_size, by_turns = presets["by-size"], presets["by-turns"]
@@ -546,6 +625,7 @@ def _panel() -> Panel:
         ),
         playback=Playback.by_model_request(),
         draw=draw,
+        reads=reads,
         words=Words(export="Export run JSON", export_file="context-compaction-run.json"),
         stylesheet="lessons/context-compaction.css",
     )

@@ -11,6 +11,7 @@ from lessonkit.panel import Choice, Mark, Option, Panel, Params, Playback, Timel
 from lessonkit.panel.chart import Rule, Series, line_chart
 from lessonkit.panel.components import findings, meter
 from lessonkit.panel.html import Markup, h, join
+from lessonkit.panel.reading import Reading
 
 LESSON = "context-compression"
 
@@ -77,7 +78,7 @@ def gone(run: Replay, arrival: Arrival) -> list[tuple[str, str, float]]:
 
 
 def _row(entry: Turn | Summary, fact: compression.Fact) -> Markup:
-    text = entry.text(fact) if isinstance(entry, Summary) else entry.text
+    text = entry_text(entry, fact)
     badges = []
     if entry.sources:
         badges.append(h("span", {"class": "lk-badge lk-badge-evidence"}, f"user-backed · source {', '.join(entry.sources)}"))
@@ -198,6 +199,26 @@ def draw(params: Params, baseline: Params | None) -> View:
     )
 
 
+def entry_text(entry: Turn | Summary, fact: compression.Fact) -> str:
+    """An entry as the model reads it: a turn's own text, or what the summary says of the turns it folded."""
+    return entry.text(fact) if isinstance(entry, Summary) else entry.text
+
+
+def reads(params: Params) -> Reading:
+    """What the model reads at the arrival the timeline shows: every entry of its window, in order,
+    weighed as the status weighs the window."""
+    run = _replay(params)
+    arrival = run.at(params["time"])
+    entries = arrival.window.entries
+    fact = compression.lesson().fact
+    if arrival.turn is None:
+        what = "the empty window before any message has arrived"
+    else:
+        where = f"of the window after {arrival.turn.id} at {arrival.time:g} s"
+        what = f"the one entry {where}" if len(entries) == 1 else f"the {len(entries)} entries {where}"
+    return Reading(what=what, texts=tuple(entry_text(entry, fact) for entry in entries), teaching=arrival.tokens)
+
+
 def _panel() -> Panel:
     fixture = compression.lesson()
     return Panel(
@@ -222,6 +243,7 @@ def _panel() -> Panel:
             ),
         ),
         draw=draw,
+        reads=reads,
         words=Words(export="Export fixture JSON", export_file="context-compression-fixture.json"),
         stylesheet="lessons/context-compression.css",
         former_ids=("compression",),

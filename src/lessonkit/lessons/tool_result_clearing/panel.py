@@ -52,6 +52,7 @@ from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playbac
 from lessonkit.panel.chart import Marker, Rule, Series, line_chart
 from lessonkit.panel.components import Column, findings, record_table
 from lessonkit.panel.html import Markup, h, join
+from lessonkit.panel.reading import Reading
 
 LESSON = "tool-result-clearing"
 START = "keep-3"  # the fixture's preset the panel opens on
@@ -709,6 +710,73 @@ def draw(params: Params, baseline: Params | None) -> View:
     )
 
 
+# What the model reads in the request shown, for a count in real tokens.
+
+
+def prompt_texts(run: Run, request: Request, placeholder: str) -> tuple[list[str], int, int]:
+    """The texts of a request's prompt as sent, after clearing: each message's text, or the
+    placeholder of a cleared result, and after an agent message the inputs of its calls that are
+    not cleared. With how many messages and how many inputs they hold."""
+    sent = {block.id: block for block in request.prompt.blocks}
+    texts, inputs = [], 0
+    messages = run.history[: request.position]
+    for message in messages:
+        block = sent[message.id]
+        texts.append(placeholder if block.cleared else message.text)
+        for call in message.calls:
+            if call.id not in block.inputs_cleared:
+                texts.append(call.input)
+                inputs += 1
+    return texts, len(messages), inputs
+
+
+def _untexted(request: Request) -> str:
+    """What the prompt weighs without text to count: the system prompt with the tool definitions,
+    and every result sent whole beyond its gist."""
+    said = (
+        f" The system prompt and the tool definitions weigh {session().system_tokens:,} teaching tokens but have no text"
+        " in this fixture, so the real count leaves them out."
+    )
+    if any(not verdict.cleared for verdict in request.prompt.verdicts):
+        said += " A result sent whole is counted by its gist, all the fixture holds of it, while the lesson weighs the whole result."
+    return said
+
+
+def reads(params: Params) -> Reading:
+    """What the model reads in the request the timeline shows: its prompt as sent, after clearing,
+    weighed as the panel weighs the prompt sent.
+
+    Raises:
+        lessonkit.checks.Refused: The setting is refused, as its view says: a refused setting never
+            runs, so its model reads nothing.
+    """
+    result = replayed(*setting_key(params))
+    if isinstance(result, Refused):
+        raise result.with_traceback(None)  # one kept refusal, raised afresh for each reading
+    run, time = result.run, int(params["time"])
+    request = request_at(run, time)
+    if request is None:
+        what = (
+            "the words sent to the model before its first request (none yet)"
+            if time == 0
+            else f"request {time} (this setting's session ends at request {len(run.requests)})"
+        )
+        return Reading(what=what, texts=(), teaching=0)
+    texts, messages, inputs = prompt_texts(run, request, params["placeholder"])
+    where = f"sent at request {request.number} of {len(run.requests)}"
+    cleared = len(request.prompt.cleared)
+    if cleared:
+        where += f" ({cleared} cleared {'result' if cleared == 1 else 'results'} as the placeholder)"
+    if len(texts) == 1:
+        what = f"the one message {where}"
+    else:
+        counted = f"{messages} {'message' if messages == 1 else 'messages'}"
+        if inputs:
+            counted += f" and {inputs} tool {'input' if inputs == 1 else 'inputs'}"
+        what = f"the {counted} {where}"
+    return Reading(what=what, texts=tuple(texts), teaching=request.prompt.tokens, untexted=_untexted(request))
+
+
 def _controls() -> tuple[Any, ...]:
     start = lesson().presets[START]
     tools = session().tools
@@ -733,6 +801,7 @@ def _panel() -> Panel:
         timeline=Timeline.over_model_requests(tuple(Mark(number, f"Request {number}", str(number)) for number in range(1, end + 1))),
         playback=Playback.by_model_request(),
         draw=draw,
+        reads=reads,
         words=Words(export="Export run JSON", export_file="tool-result-clearing-run.json"),
         stylesheet="lessons/tool-result-clearing.css",
     )

@@ -21,6 +21,7 @@ from lessonkit.lessons.working_memory import OVER_LIMIT, SELECTED, SKIPPED, Cand
 from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playback, Range, Speed, Timeline, Toggle, View, Words
 from lessonkit.panel.components import Column, findings, meter, record_row, record_table
 from lessonkit.panel.html import Markup, h, join
+from lessonkit.panel.reading import Reading
 
 LESSON = retrieval.LESSON
 STAGE_SECONDS = 10
@@ -511,6 +512,26 @@ def draw(params: Params, baseline: Params | None) -> View:
     )
 
 
+def reads(params: Params) -> Reading:
+    """What the model is given: the records of the selected context, in ranked order, weighed in the
+    words the tray uses.
+
+    The engine decides the tray at once, and the timeline only reveals it: what the model is given
+    does not change while a reader inspects. So before the final stage the reading is the same tray,
+    and says which stage shows it, as the baseline's words name the selection at every stage.
+    """
+    run = _retrieval(params)
+    chosen = run.tray.candidates
+    shown = "" if stage_at(params["time"]) == FINAL else f" (shown at stage {FINAL + 1} of {STAGE_COUNT})"
+    if not chosen:
+        what = f"the empty selected context{shown}"
+    elif len(chosen) == 1:
+        what = f"the one record of the selected context{shown}"
+    else:
+        what = f"the {len(chosen)} records of the selected context{shown}"
+    return Reading(what=what, texts=tuple(c.record.text for c in chosen), teaching=run.tray.words, unit="words")
+
+
 def _panel() -> Panel:
     fixture = retrieval.lesson()
     defaults = retrieval.DEFAULTS
@@ -544,6 +565,7 @@ def _panel() -> Panel:
             stepping_hint="Reduced motion is on, so nothing plays by itself: Play and Next stage each show the next stage and stay paused.",
         ),
         draw=draw,
+        reads=reads,
         words=Words(export="Export retrieval JSON", export_file="working-memory-retrieval.json"),
         stylesheet="lessons/working-memory.css",
     )
