@@ -414,6 +414,65 @@ class Browser:
         finally:
             context.close()
 
+    def first_count(self, panel: PanelPage) -> Load:
+        """A fresh context: once the lesson's engine is ready, the reader presses "Count in real
+        tokens". From the press until the panel shows the count (`extra["counted_ms"]`), and what
+        the host sent from the press on: the encoding's ranks, which are never part of the engine's
+        start and are fetched by this first count."""
+        words = panel.spec["words"]
+        offered = panel.spec.get("real_tokens")
+        if not offered:
+            return Load(error=f"the panel {panel.lesson} offers no count in real tokens")
+        context = self.context()
+        traffic = Traffic(context)
+        try:
+            page = self.page(context)
+            page.goto(self.origin + panel.path, wait_until="commit")
+            engine = page.evaluate(
+                "([lesson, timeout]) => window.__lkBench.waitEngine(lesson, ['ready', 'failed'], timeout)",
+                [panel.lesson, self.engine_wait_ms],
+            )
+            if not engine or engine["state"] != "ready":
+                return Load(error=f"the engine did not become ready ({engine})")
+            traffic.quiet(page)  # the visit's own downloads done: what comes after the press is the count's
+            section = page.locator(f'section.lk-panel[data-lesson="{panel.lesson}"]')
+            button = section.get_by_role("button", name=words["real_tokens"], exact=True)
+            # The press and the count's arrival, on the page's own clock: a listener on the button, and
+            # an observer of the line the count is written to (its data-tokens).
+            button.evaluate(
+                """(button) => {
+                    const section = button.closest("section.lk-panel");
+                    window.__lkCount = new Promise((resolve) => {
+                        button.addEventListener("click", () => {
+                            const pressed = performance.now();
+                            const seen = () => {
+                                const line = section.querySelector(".lk-real-count[data-tokens]");
+                                if (!line) return false;
+                                resolve({ pressed, counted: performance.now(), tokens: Number(line.dataset.tokens) });
+                                return true;
+                            };
+                            if (!seen()) new MutationObserver((_, observer) => seen() && observer.disconnect())
+                                .observe(section, { subtree: true, attributes: true, attributeFilter: ["data-tokens"] });
+                        }, { once: true });
+                    });
+                }"""
+            )
+            mark = self.ledger.mark()
+            button.click(timeout=STEP_TIMEOUT_MS)
+            hit = page.evaluate(
+                "(limit) => Promise.race([window.__lkCount, new Promise((resolve) => setTimeout(() => resolve(null), limit))])",
+                self.engine_wait_ms,
+            )
+            traffic.quiet(page)
+            load = Load(engine_ms=engine["t"], engine_state="ready", bytes=wire(self.sent_since(mark)))
+            if hit is None:
+                load.error = "the count never showed"
+                return load
+            load.extra.update(counted_ms=hit["counted"] - hit["pressed"], tokens=hit["tokens"], encoding=offered["encoding"])
+            return load
+        finally:
+            context.close()
+
     def interaction(self, panel: PanelPage, steps: list[Step]) -> dict[str, Any]:
         """Once the engine is ready: each step's time from the control's event to its status."""
         context = self.context()

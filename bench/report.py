@@ -339,6 +339,8 @@ def network_table(results: dict[str, Any], net: dict[str, Any]) -> str:
                 )
     if net.get("keeping"):
         rows.append(keeping_row(net["keeping"], net["label"]))
+    if net.get("counting"):
+        rows.extend(counting_rows(net["counting"], net["label"], ref))
     for pair in net.get("second", []):
         timed("second lesson: click on the page's link → first change's real result", pair["label"], pair["interactive"], SECOND_TARGET)
         timed("second lesson: click → panel's engine ready", pair["label"], pair["engine"], None)
@@ -385,6 +387,20 @@ def keeping_row(kept: dict[str, Any], network: str) -> tuple[str, ...]:
         "begins after the engine's ready",
         verdict(not early),
     )
+
+
+def counting_rows(counting: dict[str, Any], network: str, reference: float | None) -> list[tuple[str, ...]]:
+    """The first count in real tokens a reader asks of a running engine: from the press until the
+    count shows, its spread and its ratio to the reference, and the bytes it cost (the encoding's
+    ranks, fetched then and never for the engine's start)."""
+    what = f"first real count ({counting.get('encoding') or 'real tokens'}), {counting['lesson']}: press → count shown"
+    if not counting["counted"].get("n"):
+        return [(what, network, "not measured", "; ".join(counting["errors"][:1]), "", "", "")]
+    median = counting["counted"].get("median")
+    rows = [(what, network, ms(median), spread(counting["counted"]), ratio(median, reference or 0), "", "")]
+    if counting.get("bytes"):
+        rows.append(("bytes, first real count, from the press", network, size(counting["bytes"]["total"]), "", "", "", ""))
+    return rows
 
 
 def lighthouse_table(found: dict[str, Any]) -> str:

@@ -21,7 +21,9 @@ demo, labelled):
 - repeat visit: the same lesson in a new tab of the same context (HTTP cache warm);
 - second lesson: each cold load of the first page goes on: a click on its link to the next panel
   page, until that page's first change shows its real answer;
-- a reader who only reads, on a connection that asks to save data: what the page downloads.
+- a reader who only reads, on a connection that asks to save data: what the page downloads;
+- the first count in real tokens, on the first lesson once its engine is ready: from the press of
+  "Count in real tokens" until the count shows, and the bytes it costs (the encoding's ranks).
 
 On the first network only (loopback, unless --networks leaves it out), since the network no longer
 enters once the engine is ready: interaction, from each control event to the status it causes, over
@@ -263,6 +265,25 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
             + (kept.error or f"{_ms(kept.extra['after_ready_ms'])} after the engine's ready, {kept.bytes['total']:,} bytes on the wire")
         )
 
+    # Once per network: real tokens, the first count a reader asks of a running engine (its ranks come then).
+    counting = None
+    if first_lesson is not None:
+        counts = [attempt(bench.first_count, first_lesson) for _ in range(args.count_runs)]
+        counting = {
+            "lesson": first_lesson.lesson,
+            "runs": [{"counted_ms": run.extra.get("counted_ms"), "tokens": run.extra.get("tokens"), "error": run.error} for run in counts],
+            "counted": report.stats([run.extra["counted_ms"] for run in counts if "counted_ms" in run.extra]),
+            "bytes": next((run.bytes for run in counts if run.bytes and not run.error), None),
+            "encoding": next((run.extra["encoding"] for run in counts if "encoding" in run.extra), None),
+            "errors": [run.error for run in counts if run.error],
+        }
+        log(
+            f"first real count on {first_lesson.lesson}: "
+            + ", ".join(_ms(run.extra.get("counted_ms")) for run in counts)
+            + (f", {counting['bytes']['total']:,} bytes on the wire" if counting["bytes"] else "")
+            + (f" — {counting['errors'][0]}" if counting["errors"] else "")
+        )
+
     return {
         "name": network.name,
         "label": network.label,
@@ -282,6 +303,7 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
             for page in panels
         ],
         "keeping": keeping,
+        "counting": counting,
         "second": (
             [
                 {
@@ -411,6 +433,7 @@ def main() -> None:
     )
     parser.add_argument("--runs", type=int, default=3, help="cold loads per page, and reference runs, on each network (default 3)")
     parser.add_argument("--repeat-runs", type=int, default=2, help="repeat visits per lesson on each network (default 2)")
+    parser.add_argument("--count-runs", type=int, default=2, help="first counts in real tokens on each network (default 2)")
     parser.add_argument("--changes", type=int, default=100, help="timed changes to unseen views per page, at least (default 100)")
     parser.add_argument("--engine-limit", type=float, default=engine_cost.LIMIT_S, help="seconds allowed per engine and fixture scale")
     parser.add_argument("--no-build", action="store_true", help="measure the site already built, without timing a build")

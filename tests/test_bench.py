@@ -453,3 +453,36 @@ def test_keeping_the_course_offline_passes_only_when_it_began_after_the_engines_
         "not measured",
         "the course was not kept within 300 s",
     )
+
+
+def test_the_first_real_count_is_given_with_its_ratio_to_the_reference_and_the_bytes_of_its_ranks():
+    from bench.report import counting_rows
+
+    counting = {
+        "lesson": "context-compaction",
+        "encoding": "o200k_base",
+        "counted": _stats(980.0),
+        "bytes": _bytes(0, 1_692_528),
+        "errors": [],
+    }
+    timed, sent = counting_rows(counting, "4G", 6500.0)
+    assert timed[:5] == (
+        "first real count (o200k_base), context-compaction: press → count shown",
+        "4G",
+        "980 ms",
+        "882 ms – 1.08 s (n=3)",
+        "0.15×",
+    )
+    assert sent[:3] == ("bytes, first real count, from the press", "4G", "1.69 MB")
+    failed = {**counting, "counted": {"n": 0}, "bytes": None, "errors": ["the count never showed"]}
+    assert counting_rows(failed, "4G", 6500.0) == [
+        (
+            "first real count (o200k_base), context-compaction: press → count shown",
+            "4G",
+            "not measured",
+            "the count never showed",
+            "",
+            "",
+            "",
+        )
+    ]
