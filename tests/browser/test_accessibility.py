@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.panel import Choice, Text, Toggle
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
-from tests.browser.tour import settle
+from tests.browser.tour import let_frames_pass
 
 # The keyboard alone, from the top of the page to an exported result.
 
@@ -153,11 +153,11 @@ def test_with_reduced_motion_nothing_plays_by_itself(reader, panel_on_page):
     expect(panel_page.panel).to_contain_text(spec.playback.stepping_hint)
     control = settings(spec)[0]
     set_control(panel_page, control, another_value(control))  # some lessons play again on any change
-    settle(page, 30)
+    let_frames_pass(page, 30)
     expect(panel_page.timeline).to_have_value("0")
     panel_page.button(spec.playback.play).click()
     first = next(mark.at for mark in spec.timeline.marks if mark.at > 0)  # a mark at 0 is where it already is
     expect(panel_page.timeline).to_have_value(f"{first:g}")
     expect(panel_page.button(spec.playback.pause)).to_have_count(0)
-    settle(page, 30)
+    let_frames_pass(page, 30)
     expect(panel_page.timeline).to_have_value(f"{first:g}")
