@@ -163,7 +163,12 @@ class PanelPage:
     def __init__(self, page: Page, panel: Panel) -> None:
         self.page = page
         self.spec = panel
-        self.panel = page.get_by_role("region", name=f"Experiment: {panel.title}", exact=True)
+        # The panel's own section, by its lesson; inside it, every control is found by role and name.
+        # Found by role itself, the region cost every step a walk of the whole page's accessibility
+        # tree, which on the longest lesson pages was most of the step. That the section is the region
+        # a screen reader lists, by the panel's name, is checked once per panel (tour.Visit.boot).
+        self.panel = page.locator(f'section.lk-panel[data-lesson="{panel.lesson}"]')
+        self.region = page.get_by_role("region", name=panel.words.region.format(title=panel.title), exact=True)
 
     def state_in(self, summary: str) -> Any:
         """The JSON shown under the `<details>` summarized `summary` ("Exact state JSON of this arrival"), opened first."""
