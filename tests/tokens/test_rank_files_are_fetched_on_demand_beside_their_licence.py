@@ -4,7 +4,7 @@ build gzip-compressed beside their package's licence, and never in the wheel or 
 Read, one encoding's ranks take tens of megabytes of memory, and the engine's memory snapshot does
 not restore past 30 MB (pyodide#6254): they must stay out of it, and out of the wheel every reader
 downloads to start. The browser's worker fetches one from the site's assets/tokens/ when a real
-count is first asked for, and hands its bytes to `rank_files.provide`.
+count is first asked for, and hands its bytes to `rank_files.providing`, a part at a time.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import base64
 import gzip
 import hashlib
 import json
+import math
 import subprocess
 import sys
 import zipfile
@@ -27,6 +28,7 @@ from lessonkit.checks import Refused
 from lessonkit.tokens import rank_files
 from lessonkit.tokens.encodings import ENCODINGS
 from lessonkit.tokens.rank_files import CHECKOUT
+from lessonkit.tokens.ranks import PART
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "node_modules" / "gpt-tokenizer"
@@ -74,6 +76,33 @@ def test_ranks_handed_over_as_the_build_ships_them_count_as_the_checkouts_do(not
     from_the_site = [tokens.encode("Real tokens, ½ of x²: 🚀", name) for name in ENCODINGS]
     rank_files._kept.clear()
     assert from_the_site == [tokens.encode("Real tokens, ½ of x²: 🚀", name) for name in ENCODINGS]
+
+
+def test_ranks_handed_over_a_part_at_a_time_are_kept_only_once_read_whole_and_are_every_line_of_the_file(nothing_loaded, tmp_path):
+    shipped = ship_ranks(ROOT, tmp_path)
+    for name, path in shipped.items():
+        # The file read here plainly, line by line: "token-in-base64 rank".
+        lines = [line.split() for line in gzip.decompress(path.read_bytes()).decode("ascii").splitlines()]
+        every = {base64.b64decode(token): int(rank) for token, rank in lines}
+        steps = rank_files.providing(name, path.read_bytes())
+        taken = 0
+        for _ in steps:
+            taken += 1
+            assert name not in rank_files.loaded(), "kept before the last part was read"
+        assert name in rank_files.loaded()
+        kept = rank_files.ranks(name)
+        assert kept.encoder == every and kept.tokens == tuple(sorted(every, key=every.__getitem__))
+        # Inflating, the digest, splitting, then each part of the tokens: no step reads more than a part.
+        assert taken == 3 + math.ceil(len(every) / PART), taken
+
+
+def test_a_rank_file_handed_over_in_parts_is_refused_before_a_token_is_read_and_a_name_at_once(nothing_loaded):
+    steps = rank_files.providing("cl100k_base", (CHECKOUT / "o200k_base.tiktoken").read_bytes())
+    with pytest.raises(Refused, match=r"^cl100k_base's rank file has SHA-256"):
+        next(steps)
+    assert rank_files.loaded() == ()
+    with pytest.raises(Refused, match=r"^encoding is 'p50k_base'; allowed: 'o200k_base', 'cl100k_base'"):
+        rank_files.providing("p50k_base", b"")
 
 
 def test_a_rank_file_that_is_not_the_encodings_is_refused_and_the_kept_ranks_stay(nothing_loaded):

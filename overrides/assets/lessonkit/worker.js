@@ -461,12 +461,26 @@ function tellRanksRead() {
   for (const name of ranksRead()) if (!ranksTold.has(name)) tellRanks("ready", name);
 }
 
+// Back to the worker's event loop for a moment: a request that arrived meanwhile is answered now.
+// Through a message to itself, as setTimeout would wait a few milliseconds more at every step once
+// its calls nest.
+const pause = new MessageChannel();
+/** @type {Array<() => void>} */
+const paused = [];
+pause.port1.onmessage = () => paused.shift()?.();
+function breathe() {
+  return new Promise((resolve) => {
+    paused.push(() => resolve(undefined));
+    pause.port2.postMessage(null);
+  });
+}
+
 /** @type {Map<string, Promise<void>>} each encoding's ranks being read, or read, by name */
 const readingRanks = new Map();
 
 /**
- * The ranks of each of `encodings`, fetched without blocking Python and then read, once: while they
- * download the worker goes on answering the panel. Reading them is the one moment it cannot.
+ * The ranks of each of `encodings`, fetched without blocking Python and then read a part at a time,
+ * once: while they download, and between the parts of their reading, the worker goes on answering the panel.
  * @param {string[]} encodings
  */
 function ranksFor(encodings) {
@@ -479,7 +493,13 @@ function ranksFor(encodings) {
           if (ranksRead().includes(name)) return;
           tellRanks("loading", name);
           const bytes = new Uint8Array(await (await fetchOk(file.url, `${name}'s ranks`)).arrayBuffer());
-          rankFiles.provide(name, bytes);
+          // Read a part at a time, and between parts the worker answers whatever came meanwhile.
+          const steps = rankFiles.providing(name, bytes);
+          try {
+            while (!steps.next().done) await breathe();
+          } finally {
+            steps.destroy();
+          }
           tellRanks("ready", name);
         })();
         reading.catch(() => readingRanks.delete(name)); // a failed fetch may be tried again by the next count

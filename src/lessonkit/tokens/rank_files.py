@@ -8,23 +8,24 @@ restore (pyodide#6254). So:
   where ``npm ci`` put them;
 - the build copies them, gzip-compressed and with the package's licence beside them, into the site's
   ``assets/tokens/``; the browser's worker fetches one there the first time a real count needs it,
-  and hands its bytes over with `provide`. A sample it did not see coming (one that counts through
-  another module, say) finds them through the fetcher the worker installs with `fetch_with`.
+  and hands its bytes over with `providing`, to be read a part at a time between the panel's
+  requests. A sample it did not see coming (one that counts through another module, say) finds
+  them through the fetcher the worker installs with `fetch_with`.
 
 Ranks once read are kept for the life of the interpreter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from lessonkit.checks import Refused
 from lessonkit.tokens.encodings import RANKS_PACKAGE, encoding
-from lessonkit.tokens.ranks import Ranks, read_ranks
+from lessonkit.tokens.ranks import Ranks, read_ranks, reading_ranks
 
-__all__ = ["CHECKOUT", "fetch_with", "loaded", "provide", "ranks"]
+__all__ = ["CHECKOUT", "fetch_with", "loaded", "provide", "providing", "ranks"]
 
 CHECKOUT = Path(__file__).resolve().parents[3] / "node_modules" / "gpt-tokenizer" / "data"
 """The rank files as npm installs gpt-tokenizer in a checkout of lessonkit."""
@@ -83,6 +84,34 @@ def provide(name: Any, data: bytes) -> None:
     """
     spec = encoding(name)
     _kept[spec.name] = read_ranks(_as_bytes(data), spec)
+
+
+def providing(name: Any, data: Any) -> Iterator[None]:
+    """`provide`, a step at a time (`lessonkit.tokens.ranks.reading_ranks`): the ranks are kept once
+    the last step is done. The browser's worker steps it between the panel's requests.
+
+    Args:
+        name: The encoding's name.
+        data: The rank file's bytes (in the browser, the worker's Uint8Array of them).
+
+    Raises:
+        Refused: `name` is not an encoding (at once), or `data` is not its rank file (at the step that checks it).
+
+    Examples:
+        >>> from lessonkit.tokens.rank_files import CHECKOUT, loaded, providing
+        >>> steps = providing("cl100k_base", (CHECKOUT / "cl100k_base.tiktoken").read_bytes())
+        >>> for _ in steps:
+        ...     pass  # the worker answers the panel here
+        >>> "cl100k_base" in loaded()
+        True
+    """
+    spec = encoding(name)
+    return _keeping(spec.name, reading_ranks(_as_bytes(data), spec))
+
+
+def _keeping(name: str, steps: Any) -> Iterator[None]:
+    # Apart from `providing`, so that a name that is no encoding is refused when asked, not at the first step.
+    _kept[name] = yield from steps
 
 
 def ranks(name: Any) -> Ranks:

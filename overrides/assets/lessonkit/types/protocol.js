@@ -152,6 +152,7 @@
  * bytes it fetched, and a function to fetch one it did not see coming.
  * @typedef {object} RankFiles
  * @property {(name: string, data: Uint8Array) => void} provide
+ * @property {(name: string, data: Uint8Array) => {next: () => {done?: boolean}, destroy: () => void}} providing  a step at a time
  * @property {(fetch: (name: string) => Uint8Array) => void} fetch_with
  * @property {() => {toJs: () => string[], destroy: () => void}} loaded
  */
