@@ -1,16 +1,31 @@
 """Nothing runs that the policy does not allow: a script injected into a page is refused, and a policy
-that forbids WebAssembly is named as the reason the engine cannot start. (That every page works
+that forbids WebAssembly is named as the reason the engine cannot start. Nothing leaves the machine
+unseen: a request to another origin is recorded, and goes nowhere. (That every page works
 under its policies, the engine's worker under the header policy included, with no request leaving
 the site's sub-path, is read from the session's tour, in test_every_page_for_everyone.py.)
 """
 
 from __future__ import annotations
 
+import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from lessonkit.authoring.csp import header_policy
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import open_panel, serve
+from tests.browser.harness import Watch, open_panel, serve, watched_context
+
+
+def test_a_request_to_another_origin_is_recorded_and_never_leaves_this_machine(browser, site_url):
+    # What every test's watch relies on: the request is seen, and the browser sends it nowhere.
+    watch = Watch(site_url)
+    context = watched_context(browser, site_url, watch)
+    try:
+        with pytest.raises(PlaywrightError, match="ERR_PROXY_CONNECTION_FAILED"):
+            context.new_page().goto("http://lessonkit.example/elsewhere")
+    finally:
+        context.close()
+    assert watch.foreign_requests == ["http://lessonkit.example/elsewhere"]
 
 
 def test_a_script_injected_into_a_page_is_refused_by_its_policy(open_context, pages):

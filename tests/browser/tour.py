@@ -24,7 +24,7 @@ process for each), and on each page:
   runs in Material's worker under the page's policy, so it is tried once under each policy the
   pages declare (four in the course), on the first page that declares it.
 
-Each step has a watch of its own (foreign requests aborted, console and uncaught errors recorded),
+Each step has a watch of its own (foreign requests, console and uncaught errors recorded),
 so a problem is told with the page and the step where it happened. Findings are kept by kind, one
 test per kind reads them. A step that cannot be done (a timeout, say) ends the page's visit: its
 error is that step's finding, and every check the page then missed is a finding of its kind too.

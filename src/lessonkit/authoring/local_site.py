@@ -118,16 +118,17 @@ def find_chromium(playwright: Any | None = None) -> Path | None:
     return own if own is not None and own.exists() else None
 
 
-def _launch_options(playwright: Any) -> dict[str, Any]:
+def _launch_options(playwright: Any, args: tuple[str, ...] = ()) -> dict[str, Any]:
     chromium = find_chromium(playwright)
     if chromium is None:
         raise FileNotFoundError("no Chromium to drive: run make browser, which installs one or says how")
-    return {"executable_path": str(chromium), "headless": True, "args": list(CHROMIUM_ARGS)}
+    return {"executable_path": str(chromium), "headless": True, "args": [*CHROMIUM_ARGS, *args]}
 
 
-def launch_chromium(playwright: Any) -> Any:
-    """The Chromium `find_chromium` finds, through Playwright; never one Playwright would download now."""
-    return playwright.chromium.launch(**_launch_options(playwright))
+def launch_chromium(playwright: Any, args: tuple[str, ...] = ()) -> Any:
+    """The Chromium `find_chromium` finds, through Playwright; never one Playwright would download now.
+    `args`: Chromium's own flags, besides the ones every launch here takes."""
+    return playwright.chromium.launch(**_launch_options(playwright, args))
 
 
 def launch_chromium_with_profile(playwright: Any, profile: Path | str, **context_options: Any) -> Any:
