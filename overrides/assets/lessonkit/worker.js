@@ -250,14 +250,16 @@ const SECONDS_A_SNAPSHOT_SAVES = 1.8;
 const SNAPSHOT_TRIAL_MS = 200;
 
 /**
- * Null when the build's snapshot (`bytes` long, being fetched from `url`) is worth waiting for,
- * or why not, as the panel says it: watched for SNAPSHOT_TRIAL_MS once Pyodide could start, the
- * rest of it would take longer to arrive, at the pace it came meanwhile, than the start it spares.
+ * Null when the build's snapshot (`bytes` long, being fetched from `url` since `asked`, on the
+ * worker's clock) is worth waiting for, or why not, as the panel says it: watched for a further
+ * SNAPSHOT_TRIAL_MS once Pyodide could start, the rest of it would take longer to arrive, at the pace
+ * it has come since it was asked for, than the start it spares.
  * @param {Promise<Response>} response
  * @param {string} url
  * @param {number} bytes
+ * @param {number} asked
  */
-async function snapshotTooSlow(response, url, bytes) {
+async function snapshotTooSlow(response, url, bytes, asked) {
   if (!downloads || !bytes) return null;
   const whole = downloads.whole(url);
   try {
@@ -265,15 +267,15 @@ async function snapshotTooSlow(response, url, bytes) {
   } catch {
     return null; // a snapshot that cannot be fetched is reported by Pyodide's start, which then goes on without it
   }
-  // The pace is what arrives during the trial itself. The trial begins once WebAssembly has been
-  // checked, and a part may have arrived by then, more of it the busier the CPU: counted against the
-  // trial's time alone, that part would make a slow link look fast.
-  const since = performance.now();
-  const before = downloads.arrived[url] ?? 0;
+  // The pace is all that has arrived over all the time since the snapshot was asked for. The worker
+  // reads what arrives only when its thread is free: on a busy CPU the bytes of a whole stretch are
+  // read in a burst, or late, and timed over a short window alone they made the same link look fast
+  // one time and slow the next. Counted from the request, the wait before the first byte counts as
+  // slowness too, which only ever errs towards starting without the snapshot.
   await Promise.race([whole, new Promise((resolve) => setTimeout(resolve, SNAPSHOT_TRIAL_MS))]);
   const received = downloads.arrived[url] ?? 0;
   if (received >= bytes) return null;
-  const perSecond = (received - before) / ((performance.now() - since) / 1000);
+  const perSecond = received / ((performance.now() - asked) / 1000);
   if (perSecond > 0 && (bytes - received) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
   const megabits = (perSecond * 8) / 1e6;
   return (
@@ -322,6 +324,7 @@ async function boot() {
   const savingData = self.name.split(" ").includes("saving-data");
   if (snapshotURL && savingData) downloads.leaveOut(snapshotURL);
   const stopSnapshot = new AbortController();
+  const snapshotAsked = performance.now();
   const snapshotResponse =
     snapshotURL && !savingData ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
   /** @type {Promise<Uint8Array> | null} */
@@ -348,7 +351,7 @@ async function boot() {
     snapshotURL && savingData
       ? "started normally, without the build's snapshot, because the connection asks to save data"
       : snapshotURL && snapshotResponse
-        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0)
+        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0, snapshotAsked)
         : null;
   if (skipped && snapshotURL && snapshotResponse) {
     stopSnapshot.abort();
