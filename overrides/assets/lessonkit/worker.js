@@ -244,22 +244,28 @@ let downloads = null;
 // standard library, and the engine is ready sooner for downloading less. A slower CPU would make
 // the snapshot pay on slower links too; the worker does not guess at it.
 const SECONDS_A_SNAPSHOT_SAVES = 1.8;
-// How long the worker watches the snapshot arrive to learn how fast it comes: on a slow link, what it
-// brings meanwhile is spent for nothing, so short; but long enough that a busy machine does not make
-// a fast connection look slow (FINDINGS.md gives the pace seen on loopback, far above the threshold).
+// How long the worker watches the engine's files arrive to learn how fast the link is: on a slow
+// link, what the snapshot brings meanwhile is spent for nothing, so short; but long enough that a
+// busy machine does not make a fast connection look slow (FINDINGS.md gives the pace seen on
+// loopback, far above the threshold).
 const SNAPSHOT_TRIAL_MS = 200;
+// A trial whose timer fired this much later than asked ran on a thread too busy to read what
+// arrived; the worker watches again, up to this many trials in all.
+const TRIAL_LATE = 1.5;
+const TRIALS = 3;
+
+/** @param {number} ms */
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Null when the build's snapshot (`bytes` long, being fetched from `url` since `asked`, on the
- * worker's clock) is worth waiting for, or why not, as the panel says it: watched for a further
- * SNAPSHOT_TRIAL_MS once Pyodide could start, the rest of it would take longer to arrive, at the pace
- * it has come since it was asked for, than the start it spares.
+ * Null when the build's snapshot (`bytes` long, being fetched from `url`) is worth waiting for, or
+ * why not, as the panel says it: at the pace the link brings the engine's files, the rest of the
+ * snapshot would take longer to arrive than the start it spares.
  * @param {Promise<Response>} response
  * @param {string} url
  * @param {number} bytes
- * @param {number} asked
  */
-async function snapshotTooSlow(response, url, bytes, asked) {
+async function snapshotTooSlow(response, url, bytes) {
   if (!downloads || !bytes) return null;
   const whole = downloads.whole(url);
   try {
@@ -267,16 +273,25 @@ async function snapshotTooSlow(response, url, bytes, asked) {
   } catch {
     return null; // a snapshot that cannot be fetched is reported by Pyodide's start, which then goes on without it
   }
-  // The pace is all that has arrived over all the time since the snapshot was asked for. The worker
-  // reads what arrives only when its thread is free: on a busy CPU the bytes of a whole stretch are
-  // read in a burst, or late, and timed over a short window alone they made the same link look fast
-  // one time and slow the next. Counted from the request, the wait before the first byte counts as
-  // slowness too, which only ever errs towards starting without the snapshot.
-  await Promise.race([whole, new Promise((resolve) => setTimeout(resolve, SNAPSHOT_TRIAL_MS))]);
-  const received = downloads.arrived[url] ?? 0;
-  if (received >= bytes) return null;
-  const perSecond = received / ((performance.now() - asked) / 1000);
-  if (perSecond > 0 && (bytes - received) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
+  // The link's pace is what all the engine's files in flight (the snapshot, the wheel) bring once the
+  // snapshot's answer has begun, over that time. Timed from the request instead, it was the wait in
+  // line behind the page's own requests, and it made a link fast enough for the snapshot look too slow.
+  // Counted over the snapshot alone, it was the snapshot's share of the link. What had arrived
+  // before the answer is read first (one turn of the worker's loop), so it is not timed as if it
+  // came in the trial.
+  await wait(0);
+  let perSecond = 0;
+  for (let trial = 1; trial <= TRIALS; trial += 1) {
+    const from = performance.now();
+    const before = downloads.received;
+    await Promise.race([whole, wait(SNAPSHOT_TRIAL_MS)]);
+    if ((downloads.arrived[url] ?? 0) >= bytes) return null;
+    const took = performance.now() - from;
+    perSecond = (downloads.received - before) / (took / 1000);
+    if (perSecond > 0 && (bytes - (downloads.arrived[url] ?? 0)) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
+    // A timer that fired on time says the worker read as bytes came: the pace is the link's.
+    if (took < SNAPSHOT_TRIAL_MS * TRIAL_LATE) break;
+  }
   const megabits = (perSecond * 8) / 1e6;
   return (
     `started normally, without the build's snapshot: at the pace it came (about ${megabits.toFixed(megabits < 10 ? 1 : 0)} Mbit/s), ` +
@@ -324,7 +339,6 @@ async function boot() {
   const savingData = self.name.split(" ").includes("saving-data");
   if (snapshotURL && savingData) downloads.leaveOut(snapshotURL);
   const stopSnapshot = new AbortController();
-  const snapshotAsked = performance.now();
   const snapshotResponse =
     snapshotURL && !savingData ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
   /** @type {Promise<Uint8Array> | null} */
@@ -351,7 +365,7 @@ async function boot() {
     snapshotURL && savingData
       ? "started normally, without the build's snapshot, because the connection asks to save data"
       : snapshotURL && snapshotResponse
-        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0, snapshotAsked)
+        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0)
         : null;
   if (skipped && snapshotURL && snapshotResponse) {
     stopSnapshot.abort();
