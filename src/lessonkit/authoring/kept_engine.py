@@ -23,7 +23,7 @@ from pathlib import Path
 
 # The code that makes the kept files, besides the wheel: the Node scripts, the views' maker, and the
 # hooks that trim the standard library and call them.
-MAKERS = ("snapshot.mjs", "engine_stdlib.mjs", "precompute.py", "site_hooks.py")
+MAKERS = ("snapshot.mjs", "snapshot_memory.mjs", "engine_stdlib.mjs", "precompute.py", "site_hooks.py")
 SWITCH = "LESSONKIT_ENGINE_CACHE"
 # Engines kept: an author who switches to another branch and back finds theirs still there.
 KEPT = 3

@@ -24,6 +24,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
+import { sparse, zeroFreeMemory } from "./snapshot_memory.mjs";
 
 const [wheelPath, outputPath, stdlibPath, ...modules] = process.argv.slice(2);
 if (!wheelPath || !outputPath || !stdlibPath || !modules.length) {
@@ -37,26 +38,5 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extrac
 pyodide.runPython(`import importlib\nimportlib.invalidate_caches()\n${modules.map((name) => `import ${name}`).join("\n")}`);
 // Every lesson's opening view answered once: fixtures read, first-use work done, all in memory.
 pyodide.runPython("import lessonkit.runtime\nlessonkit.runtime.warm()");
+zeroFreeMemory(pyodide._module);
 writeFileSync(outputPath, gzipSync(sparse(pyodide.makeMemorySnapshot()), { level: 9 }));
-
-/** `memory` without its pages of zeros, in the form described above. */
-function sparse(memory) {
-  const PAGE = 4096;
-  const runs = [];
-  for (let offset = 0; offset < memory.length; offset += PAGE) {
-    const page = memory.subarray(offset, Math.min(offset + PAGE, memory.length));
-    if (page.every((byte) => byte === 0)) continue;
-    const last = runs[runs.length - 1];
-    if (last && last.offset + last.length === offset) last.length += page.length;
-    else runs.push({ offset, length: page.length });
-  }
-  const header = new DataView(new ArrayBuffer(16 + 8 * runs.length));
-  new TextEncoder().encodeInto("LKSPARS1", new Uint8Array(header.buffer, 0, 8));
-  header.setUint32(8, memory.length, true);
-  header.setUint32(12, runs.length, true);
-  runs.forEach(({ offset, length }, index) => {
-    header.setUint32(16 + 8 * index, offset, true);
-    header.setUint32(20 + 8 * index, length, true);
-  });
-  return Buffer.concat([new Uint8Array(header.buffer), ...runs.map(({ offset, length }) => memory.subarray(offset, offset + length))]);
-}
