@@ -8,7 +8,8 @@ A compressed body is computed once per file version and kept, as a host's cache 
 Caching as GitHub Pages sends it (the usual host of a MkDocs site): `Cache-Control: max-age=600`
 and `Last-Modified`, answered with 304 when a revalidation finds the file unchanged.
 
-HTTP/1.1 with keep-alive (every response carries its length), one thread per connection.
+HTTP/1.1 with keep-alive (every response carries its length), one thread per connection, each
+response sent as it is written (no Nagle's algorithm, as nginx's `tcp_nodelay`).
 
 Bytes are counted where they leave: what each write to the socket sent, the response's head and
 its body apart, per request. The body is what crossed the wire after compression; a HEAD answer
@@ -165,6 +166,11 @@ class HostHandler(SiteHandler):
 
     protocol_version = "HTTP/1.1"
     timeout = 120  # an idle keep-alive connection is closed after this
+    # Each response goes out as it is written, as hosts send it (nginx's tcp_nodelay is on by default).
+    # With Nagle's algorithm on a keep-alive connection, a response's body waited for the browser's
+    # delayed acknowledgement of its head: every small file took tens of milliseconds on loopback,
+    # which a page of many small files paid and the reference, of a few large ones, hardly did.
+    disable_nagle_algorithm = True
     ledger: Ledger  # set by `hosted`
     extensions_map = EXTENSIONS
 
