@@ -360,6 +360,14 @@ class Browser:
     def _first_visit(self, context: Any, panel: PanelPage, page: Any = None) -> tuple[Any, float, Load]:
         """A page of `context` (a new one, or `page`) opens `panel`'s lesson: its first change's real
         result, then its engine's ready."""
+        control, value = panel.first_change()
+        # Armed from the document's start, as the instrument is: asked for after the navigation, the
+        # page would hear it only once its main thread was free, after the control had long been there.
+        context.add_init_script(
+            "(([path, args]) => { const bench = window.__lkBench;"
+            " if (location.pathname === path && bench && !bench.armed) bench.armed = bench.actWhenReady(...args); })"
+            f"({json.dumps([urlsplit(self.origin + panel.path).path, self._act_args(panel, control, value, self.engine_wait_ms)])})"
+        )
         page = self.page(context, page)
         page.goto(self.origin + panel.path, wait_until="commit")
         origin_ms = page.evaluate("() => performance.timeOrigin")

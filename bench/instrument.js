@@ -160,7 +160,9 @@
       };
       if (act()) return;
       observer = new MutationObserver(act);
-      observer.observe(document, { subtree: true, childList: true, attributes: true });
+      // Only what can bring the control or take it away: armed from the document's start, a look
+      // at every attribute the page and its theme set would cost the page's own start.
+      observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "hidden"] });
       timer = setTimeout(() => {
         observer.disconnect();
         resolve({ error: `no visible, enabled control ${JSON.stringify(label)} within ${timeout} ms` });
