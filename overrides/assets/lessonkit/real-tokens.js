@@ -16,7 +16,12 @@ import { paramsKey } from "./params.js";
 /** @typedef {import("./engine.js").Engine} Engine */
 /** @typedef {import("./types/protocol.js").RealCount} RealCount */
 
-const SAID = new Intl.NumberFormat("en");
+// Made on the first count, not as the module loads: a number format reads the browser's locale data,
+// which costs the page's start more than any of the shell's own modules.
+/** @type {Intl.NumberFormat | null} */
+let numbers = null;
+/** @param {number} count  as a reader reads it, its thousands grouped */
+const grouped = (count) => (numbers ??= new Intl.NumberFormat("en")).format(count);
 
 export class RealTokens {
   /**
@@ -93,9 +98,9 @@ export class RealTokens {
   #told(count) {
     return fill(this.words.real_tokens_count, {
       what: count.what,
-      tokens: SAID.format(count.tokens),
+      tokens: grouped(count.tokens),
       encoding: count.encoding,
-      teaching: SAID.format(count.teaching),
+      teaching: grouped(count.teaching),
       unit: count.unit,
       untexted: count.untexted,
     });
