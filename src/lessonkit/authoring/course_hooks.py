@@ -12,6 +12,8 @@
   fieldsets that read with JavaScript off (see ``exercises.py`` and ``exercise_html.py``).
 - The companion notebooks are executed before mkdocs-jupyter renders them (see ``notebooks.py``),
   and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
+- Highlighted code keeps only the spans that colour it (see ``code_spans.py``): fewer elements for
+  the browser and the theme to start with, the same colours and the same text.
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
@@ -25,7 +27,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring import api_links, course_path, exercise_html, exercises, glossary, markdown_tokens, notebooks, page_meta
+from lessonkit.authoring import (
+    api_links,
+    code_spans,
+    course_path,
+    exercise_html,
+    exercises,
+    glossary,
+    markdown_tokens,
+    notebooks,
+    page_meta,
+)
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
 LINKED_PAGES = ("lessons/", "notebooks/")
@@ -116,6 +128,8 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         reference = api_links.Reference.of_site(files, page.url, get_relative_url)
         page_html = reference.link_inline_code(page_html)
         page_html += reference.section_for(page_html)
+    if not source.endswith(".ipynb"):
+        page_html = code_spans.with_fewer_code_spans(page_html)
     return page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)
 
 
