@@ -60,6 +60,25 @@ def test_copy_for_ai_follows_instant_navigation_to_the_next_page(page: Page):
     assert page.evaluate("navigator.clipboard.readText()").startswith("# Glossary")
 
 
+# Every layout shift the page makes, with what moved, from before its first script.
+RECORD_SHIFTS = """(() => {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__shifts.push({value: entry.value, moved: entry.sources.map((source) => String(source.node?.className ?? source.node))});
+  }).observe({type: "layout-shift", buffered: true});
+})()"""
+
+
+def test_copy_for_ai_keeps_its_place_from_the_first_paint_so_nothing_moves_when_it_comes_to_life(page: Page):
+    # A phone's width, where a button added after load pushed a notebook's first lines down.
+    page.set_viewport_size({"width": 412, "height": 823})
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto("/notebooks/working-memory/")
+    expect(page.get_by_role("button", name="Copy for AI")).to_be_visible()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("() => window.__shifts") == []
+
+
 def test_on_paper_a_panel_keeps_its_state_and_drops_what_only_a_screen_can_use(page: Page):
     # Every setting of this panel is answered from the build's views: the state printed is the one shown.
     hold_back_the_engine(page.context)

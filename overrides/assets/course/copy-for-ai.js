@@ -65,19 +65,12 @@ async function writeClipboard(text) {
   if (!copied) throw new Error("the browser refused to copy");
 }
 
-function addButton() {
-  const article = document.querySelector("article.md-content__inner");
-  // The 404 page has no Markdown copy; a page already enhanced keeps its button.
-  if (!article || article.querySelector(`.${BUTTON_CLASS}`) || document.querySelector('meta[name="lk-no-markdown"]')) return;
+/** Bring to life the button the build wrote at the top of the page (course_hooks.COPY_FOR_AI), once. */
+function wireButton() {
+  const button = document.querySelector(`article.md-content__inner .${BUTTON_CLASS}[data-lk-waiting]`);
+  const status = button?.nextElementSibling;
+  if (!(button instanceof HTMLButtonElement) || !(status instanceof HTMLElement)) return;
   const address = markdownAddress(location.href);
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = BUTTON_CLASS;
-  button.textContent = "Copy for AI";
-  button.title = "Copy this page as Markdown, for pasting into an AI assistant";
-  const status = document.createElement("p");
-  status.className = "lk-copy-for-ai-status";
-  status.setAttribute("role", "status");
   button.addEventListener("click", async () => {
     status.textContent = "";
     try {
@@ -90,7 +83,7 @@ function addButton() {
       status.replaceChildren(`Could not copy (${error instanceof Error ? error.message : error}). `, Object.assign(document.createElement("a"), { href: address, textContent: "Open the Markdown" }));
     }
   });
-  article.prepend(button, status);
+  button.removeAttribute("data-lk-waiting");
 }
 
 function openChartNumbers() {
@@ -111,4 +104,4 @@ window.addEventListener("beforeprint", openChartNumbers);
 window.addEventListener("afterprint", restoreChartNumbers);
 
 // Every page, instant navigation's included: Material swaps the article without reloading scripts.
-onEveryPage(addButton);
+onEveryPage(wireButton);

@@ -65,6 +65,18 @@ def without_signature_copy_buttons(page_html: str) -> str:
     return page_html.replace('class="doc-signature highlight"', 'class="doc-signature highlight no-copy"')
 
 
+# "Copy for AI", written into the page where copy-for-ai.js brings it to life. Made by the script
+# after load, it pushed the page's start down on a narrow screen (a layout shift Lighthouse scores);
+# written by the build, its place is kept from the first paint, invisible until the script wires it
+# (and never shown with JavaScript off, where it could do nothing). Left out of the search index,
+# which would otherwise find it on every page.
+COPY_FOR_AI = (
+    '<button type="button" class="lk-copy-for-ai" data-lk-waiting data-search-exclude '
+    'title="Copy this page as Markdown, for pasting into an AI assistant">Copy for AI</button>'
+    '<p class="lk-copy-for-ai-status" role="status" data-search-exclude></p>'
+)
+
+
 def _root(config: Any) -> Path:
     return Path(config["config_file_path"]).resolve().parent
 
@@ -130,7 +142,7 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         page_html += reference.section_for(page_html)
     if not source.endswith(".ipynb"):
         page_html = code_spans.with_fewer_code_spans(page_html)
-    return page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)
+    return COPY_FOR_AI + page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)
 
 
 def on_post_build(config: Any) -> None:
