@@ -14,6 +14,8 @@
   and each page offers its notebook for download (mkdocs-jupyter copies the file beside the page).
 - Highlighted code keeps only the spans that colour it (see ``code_spans.py``): fewer elements for
   the browser and the theme to start with, the same colours and the same text.
+- A notebook page keeps only the rules of JupyterLab's stylesheet that can apply to it (see
+  ``notebook_css.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
@@ -35,6 +37,7 @@ from lessonkit.authoring import (
     exercises,
     glossary,
     markdown_tokens,
+    notebook_css,
     notebooks,
     page_meta,
 )
@@ -133,7 +136,7 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
     if source.startswith("reference/"):
         page_html = without_signature_copy_buttons(page_html)
     if source.endswith(".ipynb"):
-        page_html = notebooks.download_link(Path(source).name) + without_mermaid_loader(page_html)
+        page_html = notebooks.download_link(Path(source).name) + notebook_css.with_trimmed_styles(without_mermaid_loader(page_html))
     if source.startswith(LINKED_PAGES):
         glossary_url = get_relative_url("glossary/", page.url)
         page_html, _ = glossary.link_first_uses(page_html, _terms, glossary_url)
