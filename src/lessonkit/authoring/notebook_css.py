@@ -5,9 +5,11 @@ mkdocs-jupyter writes JupyterLab's whole stylesheet into every notebook page as 
 toolbars), which a rendered notebook never shows. Every reader downloads it with each notebook page,
 and the browser parses all of it before the page can first paint (bench/FINDINGS.md).
 
-A rule is kept when it could match an element of the page: every class, id, element name and
-attribute its selector names (states such as ``:hover`` and what ``:not()`` excludes left aside)
-is one the page has. That keeps more than strictly applies, never less, so the page looks as it did.
+A rule is kept when it could match an element of the page: every class, id and element name its
+selector names (states such as ``:hover`` and what ``:not()`` excludes left aside) is one the page
+has. Attributes decide nothing: the theme sets some on the page as it runs (the colour scheme a
+reader picks is ``data-md-color-scheme`` on the body), and a rule for the dark scheme must stay. That
+keeps more than strictly applies, never less, so the page looks as it did in either scheme.
 Rules that name nothing (``*``, ``:root``) are kept, and so is every at-rule but ``@media`` and
 ``@supports``, whose rules are trimmed in turn.
 """
@@ -23,7 +25,6 @@ STYLE = re.compile(r"(<style\b[^>]*>)(.*?)(</style>)", re.DOTALL | re.IGNORECASE
 # What a selector requires of an element, once its states are set aside.
 CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 ID = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
-ATTRIBUTE = re.compile(r"\[\s*([\w-]+)")
 ELEMENT = re.compile(r"(?:^|[\s>+~])([a-zA-Z][\w-]*)")
 ATTRIBUTE_SELECTOR = re.compile(r"\[[^\]]*\]")
 # The page's stylesheet applies to the whole document, of which a page's content is the article only.
@@ -32,19 +33,17 @@ TRIMMED_AT_RULES = frozenset({"media", "supports"})
 
 
 class Vocabulary(HTMLParser):
-    """The element names, classes, ids and attribute names a page's HTML uses."""
+    """The element names, classes and ids a page's HTML uses."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.elements: set[str] = set(DOCUMENT_ELEMENTS)
         self.classes: set[str] = set()
         self.ids: set[str] = set()
-        self.attributes: set[str] = set()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.elements.add(tag)
         for name, value in attrs:
-            self.attributes.add(name)
             if name == "class" and value:
                 self.classes.update(value.split())
             elif name == "id" and value:
@@ -55,7 +54,6 @@ class Vocabulary(HTMLParser):
         return (
             set(CLASS.findall(bare)) <= self.classes
             and set(ID.findall(bare)) <= self.ids
-            and {name.lower() for name in ATTRIBUTE.findall(bare)} <= self.attributes
             and {name.lower() for name in ELEMENT.findall(CLASS.sub("", ID.sub("", ATTRIBUTE_SELECTOR.sub("", bare))))} <= self.elements
         )
 
