@@ -333,6 +333,8 @@ class Browser:
             "sent": sum(each["bytes"] for each in files),
             "sent_as_files": sum(used[urlsplit(each["path"]).path] for each in files),
             "snapshot_left_out": bool(left_out),
+            # How the engine started, as the panel says it (with the pace the worker saw when it left the snapshot out).
+            "answered_by": answered_by.strip(),
             "snapshot_sent": sum(each["bytes"] for each in gets if urlsplit(each["path"]).path in left_out),
         }
 
