@@ -76,7 +76,11 @@ def test_copy_for_ai_keeps_its_place_from_the_first_paint_so_nothing_moves_when_
     page.goto("/notebooks/working-memory/")
     expect(page.get_by_role("button", name="Copy for AI")).to_be_visible()
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    assert page.evaluate("() => window.__shifts") == []
+    shifts = page.evaluate("() => window.__shifts")
+    # Nothing a reader could see: a notebook's own clipboard box may settle by a fraction of a pixel
+    # as the page loads (a shift of a few hundred-thousandths); the button added after load moved the
+    # whole notebook, a shift of about a fifth. Lighthouse gives the sum to three decimals.
+    assert sum(shift["value"] for shift in shifts) < 0.0005, shifts
 
 
 def test_on_paper_a_panel_keeps_its_state_and_drops_what_only_a_screen_can_use(page: Page):
