@@ -6,6 +6,8 @@ INSTALLED := $(VENV)/.installed
 NODE_READY := node_modules/.package-lock.json
 # Lighthouse, for `make bench` only: pinned in its own folder, so `make test` never installs it.
 LIGHTHOUSE_READY := bench/lighthouse/node_modules/.package-lock.json
+# The next Pyodide, for `make bench` only (bench/pyodide_next.py): its bare boot beside the course's.
+PYODIDE_NEXT_READY := bench/pyodide-next/node_modules/.package-lock.json
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
@@ -74,11 +76,15 @@ test-fast: $(INSTALLED) lint typecheck test-js
 # which bench/run.py times itself. Prints the tables and writes bench/results.json;
 # `make bench BENCH_ARGS=--readme` also updates the README, and
 # `make bench BENCH_ARGS="--networks loopback --runs 2 --no-lighthouse"` is a quick look.
-bench: $(INSTALLED) $(NODE_READY) $(LIGHTHOUSE_READY)
+bench: $(INSTALLED) $(NODE_READY) $(LIGHTHOUSE_READY) $(PYODIDE_NEXT_READY)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 $(LIGHTHOUSE_READY): bench/lighthouse/package.json bench/lighthouse/package-lock.json | tools
 	cd bench/lighthouse && npm ci --no-audit --no-fund
+	touch $@
+
+$(PYODIDE_NEXT_READY): bench/pyodide-next/package.json bench/pyodide-next/package-lock.json | tools
+	cd bench/pyodide-next && npm ci --no-audit --no-fund
 	touch $@
 
 $(INSTALLED): pyproject.toml | tools
@@ -92,4 +98,4 @@ $(NODE_READY): package.json package-lock.json | tools
 	touch $@
 
 clean:
-	rm -rf site .venv node_modules .cache bench/lighthouse/node_modules
+	rm -rf site .venv node_modules .cache bench/lighthouse/node_modules bench/pyodide-next/node_modules

@@ -206,14 +206,19 @@ class Browser:
 
     # -- the reference -------------------------------------------------------------------------
 
-    def reference(self) -> dict[str, Any]:
-        pyodide, wheel = runtime_paths(self.site)
+    def reference(self, pyodide: str | None = None, *, module: bool = False) -> dict[str, Any]:
+        """The bare boot, with the site's Pyodide or the one served at the URL path `pyodide`; in a
+        module worker with `module`."""
+        site_pyodide, wheel = runtime_paths(self.site)
+        pyodide = pyodide or site_pyodide
         context = self.context()
         mark = self.ledger.mark()
         try:
             page = self.page(context)
             # Its clock starts at navigation start; when Python waits for the load event changes nothing.
-            page.goto(f"{self.origin}{BENCH_PREFIX}index.html?pyodide={quote(pyodide)}&wheel={quote(wheel)}")
+            page.goto(
+                f"{self.origin}{BENCH_PREFIX}index.html?pyodide={quote(pyodide)}&wheel={quote(wheel)}" + ("&module=1" if module else "")
+            )
             result = page.evaluate(
                 "(limit) => Promise.race([window.referenceDone,"
                 " new Promise(r => setTimeout(() => r({ok: false, error: 'no answer within the limit', marks: {}}), limit))])",

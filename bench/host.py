@@ -35,13 +35,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from bench import pyodide_next
 from lessonkit.authoring import local_site
 from lessonkit.authoring.local_site import QuietServer, SiteHandler
 
 HERE = Path(__file__).resolve().parent
-# The bench's reference page is served beside the site, under a path the build never writes.
+# The bench's reference page is served beside the site, under a path the build never writes; and
+# under it, the next Pyodide whose bare boot is measured beside the course's (bench/pyodide_next.py).
 REFERENCE = HERE / "reference"
 BENCH_PREFIX = "/__bench__/"
+# Each path beside the site with the folder it is served from, the longest path first.
+BESIDE_THE_SITE = ((pyodide_next.PATH, pyodide_next.FILES), (BENCH_PREFIX, REFERENCE))
 
 # Compressed by static hosts: every text/* type, and these.
 COMPRESSIBLE_TYPES = frozenset(
@@ -178,13 +182,14 @@ class HostHandler(SiteHandler):
         return content_type(str(path))
 
     def translate_path(self, path: str) -> str:
-        if urlsplit(path).path.startswith(BENCH_PREFIX):
-            site = self.directory
-            self.directory = str(REFERENCE)
-            try:
-                return super().translate_path("/" + path[len(BENCH_PREFIX) :])
-            finally:
-                self.directory = site
+        for prefix, folder in BESIDE_THE_SITE:
+            if urlsplit(path).path.startswith(prefix):
+                site = self.directory
+                self.directory = str(folder)
+                try:
+                    return super().translate_path("/" + path[len(prefix) :])
+                finally:
+                    self.directory = site
         return super().translate_path(path)
 
     def setup(self) -> None:

@@ -523,6 +523,40 @@ def everywhere_table(results: dict[str, Any]) -> str:
     return _markdown(HEADER, rows)
 
 
+def next_pyodide_table(results: dict[str, Any]) -> str | None:
+    """The next Pyodide's bare boot beside the course's, network by network, from the same rounds;
+    None when it was not measured."""
+    measured = [(net, net.get("pyodide_next")) for net in results["networks"] if net.get("pyodide_next")]
+    if not measured:
+        return None
+    pinned = results.get("machine", {}).get("pyodide", "the course's")
+    header = (
+        "network",
+        f"Pyodide {pinned}",
+        f"Pyodide {measured[0][1]['version']}",
+        "× the course's",
+        "bytes, course's",
+        "bytes, next",
+        "",
+    )
+    rows: list[tuple[str, ...]] = []
+    for net, following in measured:
+        ours, theirs = net["reference"]["stats"], following["stats"]
+        ours_bytes, theirs_bytes = net["reference"].get("bytes"), following.get("bytes")
+        rows.append(
+            (
+                net["label"],
+                f"{ms(_median(ours))}; {spread(ours)}",
+                f"{ms(_median(theirs))}; {spread(theirs)}" if theirs.get("n") else "failed",
+                ratio(_median(theirs), _median(ours) or 0) if theirs.get("n") else "",
+                size(ours_bytes["total"]) if ours_bytes else "",
+                size(theirs_bytes["total"]) if theirs_bytes else "",
+                "; ".join(following.get("errors", [])[:1]),
+            )
+        )
+    return _markdown(header, rows)
+
+
 def table(results: dict[str, Any]) -> str:
     """Everything `make bench` prints and the README shows: the summary per network and page, each
     network's figures, Lighthouse's, then the engines' and the build's."""
@@ -533,6 +567,12 @@ def table(results: dict[str, Any]) -> str:
         parts.append(f"**Lighthouse**: {lighthouse_line(results['lighthouse'])}\n\n{lighthouse_table(results['lighthouse'])}")
     else:
         parts.append("**Lighthouse**: not run (`--no-lighthouse`).")
+    following = next_pyodide_table(results)
+    if following:
+        parts.append(
+            "**The next Pyodide** against the course's, the same bare boot (booted in a worker, the wheel unpacked,"
+            f" `import lessonkit`) in the same rounds:\n\n{following}"
+        )
     first = results["networks"][0]["label"] if results["networks"] else "no network"
     parts.append(f"**Engines in CPython and the build** (ratios to the reference on {first}):\n\n{everywhere_table(results)}")
     return "\n\n".join(parts)

@@ -52,7 +52,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from bench import audits, host, report
+from bench import audits, host, pyodide_next, report
 from bench import engine as engine_cost
 from bench.browser import PYTHON_RUNTIME, Browser, Load
 from bench.network import NETWORKS, Network, chosen
@@ -142,6 +142,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     results["host"] = host.described()
     results["networks"] = []
     host.warm(site)
+    if pyodide_next.installed():
+        host.warm(pyodide_next.FILES)
+    else:
+        log(f"the next Pyodide is not installed in {pyodide_next.PACKAGE}: run `make bench` to measure it beside the course's")
     with host.hosted(site) as (origin, ledger), sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
         bench = Browser(playwright, chromium, origin, site, log, ledger)
@@ -173,6 +177,10 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
     pair = first_pair(panels)
     seconds: list[Load] = []
     jobs: list[tuple[str, PanelPage | None]] = [("reference", None)]
+    # The next Pyodide's bare boot, in the same rounds as the course's (bench/pyodide_next.py).
+    next_boots: list[dict[str, Any]] = []
+    if pyodide_next.installed():
+        jobs.append(("next", None))
     for page in panels:
         jobs.append(("cold", page))
         if page.samples:
@@ -181,7 +189,14 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
         shift = (round_number - 1) % len(jobs)
         log(f"round {round_number}/{args.runs} on {network.label}")
         for job, page in jobs[shift:] + jobs[:shift]:
-            if page is None:
+            if job == "next":
+                ref = attempt_reference(bench, pyodide_next.PATH)
+                next_boots.append(ref)
+                log(
+                    f"  reference with Pyodide {pyodide_next.version()}: "
+                    + (f"imported at {ref['importedAt']:.0f} ms, {ref['bytes']['total']:,} bytes" if ref.get("ok") else ref["error"])
+                )
+            elif page is None:
                 ref = bench.reference()
                 reference.append(ref)
                 median_ref = sorted(r["importedAt"] for r in reference)[len(reference) // 2]
@@ -296,6 +311,17 @@ def on_network(bench: Browser, panels: list[PanelPage], network: Network, args: 
             "bytes": reference[0]["bytes"] if reference else None,
             "throttle": next((r["throttle"] for r in reference if r.get("throttle")), None),
         },
+        "pyodide_next": (
+            {
+                "version": pyodide_next.version(),
+                "runs": next_boots,
+                "stats": report.stats([r["importedAt"] for r in next_boots if r.get("ok")]),
+                "bytes": next((r["bytes"] for r in next_boots if r.get("ok")), None),
+                "errors": [r["error"] for r in next_boots if not r.get("ok")],
+            }
+            if next_boots
+            else None
+        ),
         "pages": [
             page_results(
                 page, cold[page.lesson], samples[page.lesson], interactions.get(page.lesson), repeats[page.lesson], reads.get(page.lesson)
@@ -398,6 +424,15 @@ def attempt(measurement: Any, *pages: PanelPage) -> Load:
         return measurement(*pages)
     except PlaywrightError as error:
         return Load(error=_first_line(error))
+
+
+def attempt_reference(bench: Browser, pyodide: str) -> dict[str, Any]:
+    """A bare boot with another Pyodide; one that fails (a release that no longer boots this way) is
+    recorded with its error, not fatal: the course's own figures do not depend on it."""
+    try:
+        return bench.reference(pyodide, module=True)
+    except (PlaywrightError, RuntimeError) as error:
+        return {"ok": False, "error": _first_line(error)}
 
 
 def _first_line(error: Exception) -> str:

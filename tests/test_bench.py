@@ -6,6 +6,7 @@ modules as the suite, so the bench cannot fail where the tests pass, nor measure
 
 from __future__ import annotations
 
+import gzip
 import importlib
 import json
 import sys
@@ -232,6 +233,29 @@ def _bytes(before, total):
         "by_kind": {"page": 150_000, "pyodide": total - 150_000},
         "files": [],
     }
+
+
+def test_the_host_serves_the_next_pyodide_beside_the_site_under_its_own_path_compressed_as_the_sites_own(small_site, tmp_path, monkeypatch):
+    import http.client
+    from urllib.parse import urlsplit
+
+    from bench import host, pyodide_next
+
+    files = tmp_path / "pyodide-next"
+    files.mkdir()
+    (files / "pyodide.asm.wasm").write_bytes(b"\0asm" + bytes(30_000))
+    monkeypatch.setattr(host, "BESIDE_THE_SITE", ((pyodide_next.PATH, files), (host.BENCH_PREFIX, host.REFERENCE)))
+    with host.hosted(small_site) as (origin, _):
+        connection = http.client.HTTPConnection(urlsplit(origin).netloc, timeout=10)
+        wasm, wasm_body = _get(connection, "GET", pyodide_next.PATH + "pyodide.asm.wasm", {"Accept-Encoding": "gzip"})
+        page, _ = _get(connection, "GET", host.BENCH_PREFIX + "index.html")
+        site_file, _ = _get(connection, "GET", "/assets/engine.wasm")
+        absent, _ = _get(connection, "GET", pyodide_next.PATH + "engine.wasm")
+        connection.close()
+    assert wasm.status == 200 and wasm.headers["Content-Type"] == "application/wasm" and wasm.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(wasm_body) == (files / "pyodide.asm.wasm").read_bytes()
+    assert page.status == 200 and site_file.status == 200  # the reference page and the site are where they were
+    assert absent.status == 404  # a site file is not found under the next Pyodide's path
 
 
 def _network(name, label, mbit, reference_ms, engine_ms):
@@ -486,3 +510,35 @@ def test_the_first_real_count_is_given_with_its_ratio_to_the_reference_and_the_b
             "",
         )
     ]
+
+
+def test_the_next_pyodides_bare_boot_is_shown_beside_the_courses_with_its_ratio_and_bytes_per_network(tmp_path):
+    loopback = _network("loopback", "loopback (no emulation)", None, 2000.0, 1000.0)
+    cable = _network("cable", "40 Mbit/s, 20 ms", 40, 3000.0, 3300.0)
+    loopback["pyodide_next"] = {
+        "version": "314.0.8",
+        "runs": [],
+        "stats": _stats(2300.0),
+        "bytes": _bytes(6_560_000, 6_560_000),
+        "errors": [],
+    }
+    cable["pyodide_next"] = {
+        "version": "314.0.8",
+        "runs": [],
+        "stats": {"n": 0},
+        "bytes": None,
+        "errors": ["Classic web workers are not supported"],
+    }
+    text = _readme_after(tmp_path, _results([loopback, cable]))
+
+    assert "**The next Pyodide** against the course's" in text
+    assert "| network | Pyodide 0.29.5 | Pyodide 314.0.8 | × the course's | bytes, course's | bytes, next |  |" in text
+    rows = [line for line in text.splitlines() if line.startswith(("| loopback (no emulation) | 2.00 s", "| 40 Mbit/s, 20 ms | 3.00 s"))]
+    assert rows[0].startswith("| loopback (no emulation) | 2.00 s; 1.80 s – 2.20 s (n=3) | 2.30 s; 2.07 s – 2.53 s (n=3) | 1.15× |")
+    assert rows[0].endswith("| 5.62 MB | 6.56 MB |  |")
+    assert "| failed |  | 5.62 MB |  | Classic web workers are not supported |" in rows[1]
+
+
+def test_without_the_next_pyodide_the_readme_says_nothing_of_it(tmp_path):
+    text = _readme_after(tmp_path, _results([_network("loopback", "loopback (no emulation)", None, 2000.0, 1000.0)]))
+    assert "The next Pyodide" not in text

@@ -1,6 +1,8 @@
 // The reference worker: boot the site's Pyodide, install the lessonkit wheel, import lessonkit.
 // Straightforwardly done (the wheel is fetched while Pyodide boots), with nothing the site adds:
 // no manifest, no file checks, no precomputed views, no snapshot, no lessonkit.runtime.
+// Started as a classic worker for the site's Pyodide, as the course starts its engine; as a module
+// worker for the next Pyodide (bench/pyodide_next.py), which refuses to start in a classic one.
 "use strict";
 const now = () => performance.timeOrigin + performance.now();
 
@@ -17,12 +19,15 @@ const downloads = () =>
 self.addEventListener("message", async (event) => {
   const marks = { worker_started: now() };
   try {
-    const { pyodide: indexURL, wheel: wheelURL } = event.data;
+    const { pyodide: indexURL, wheel: wheelURL, module } = event.data;
     const wheel = fetch(wheelURL).then((response) => {
       if (!response.ok) throw new Error(`${wheelURL}: HTTP ${response.status}`);
       return response.arrayBuffer();
     });
-    importScripts(new URL("pyodide.js", indexURL).href);
+    // A module worker has an importScripts that refuses every script: the page says which it started.
+    const loadPyodide = module
+      ? (await import(new URL("pyodide.mjs", indexURL).href)).loadPyodide
+      : (importScripts(new URL("pyodide.js", indexURL).href), self.loadPyodide);
     const pyodide = await loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
     marks.pyodide_loaded = now();
     const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
