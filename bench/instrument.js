@@ -163,9 +163,18 @@
       // Only what can bring the control or take it away: armed from the document's start, a look
       // at every attribute the page and its theme set would cost the page's own start.
       observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "hidden"] });
+      // What the panel showed when the wait ran out, so that a run that failed says why.
+      const state = () => {
+        const section = document.querySelector(`section.lk-panel[data-lesson="${CSS.escape(lesson)}"]`);
+        if (!section) return "no panel on the page";
+        const engine = `its engine ${section.dataset.engine || "not started"}`;
+        const element = section.querySelector(`[name="${CSS.escape(name)}"]`);
+        if (!element) return `the panel has no control named ${name}, ${engine}`;
+        return `the control was ${element.disabled ? "disabled" : "enabled"} and ${element.checkVisibility() ? "rendered" : "not rendered"}, ${engine}`;
+      };
       timer = setTimeout(() => {
         observer.disconnect();
-        resolve({ error: `no visible, enabled control ${JSON.stringify(label)} within ${timeout} ms` });
+        resolve({ error: `no visible, enabled control ${JSON.stringify(label)} within ${timeout} ms: ${state()}` });
       }, timeout);
     });
 
