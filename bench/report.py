@@ -540,9 +540,9 @@ def next_pyodide_table(results: dict[str, Any]) -> str | None:
         "",
     )
     rows: list[tuple[str, ...]] = []
-    for net, following in measured:
-        ours, theirs = net["reference"]["stats"], following["stats"]
-        ours_bytes, theirs_bytes = net["reference"].get("bytes"), following.get("bytes")
+    for net, next_boots in measured:
+        ours, theirs = net["reference"]["stats"], next_boots["stats"]
+        ours_bytes, theirs_bytes = net["reference"].get("bytes"), next_boots.get("bytes")
         rows.append(
             (
                 net["label"],
@@ -551,7 +551,7 @@ def next_pyodide_table(results: dict[str, Any]) -> str | None:
                 ratio(_median(theirs), _median(ours) or 0) if theirs.get("n") else "",
                 size(ours_bytes["total"]) if ours_bytes else "",
                 size(theirs_bytes["total"]) if theirs_bytes else "",
-                "; ".join(following.get("errors", [])[:1]),
+                "; ".join(next_boots.get("errors", [])[:1]),
             )
         )
     return _markdown(header, rows)
@@ -567,11 +567,11 @@ def table(results: dict[str, Any]) -> str:
         parts.append(f"**Lighthouse**: {lighthouse_line(results['lighthouse'])}\n\n{lighthouse_table(results['lighthouse'])}")
     else:
         parts.append("**Lighthouse**: not run (`--no-lighthouse`).")
-    following = next_pyodide_table(results)
-    if following:
+    next_pyodide = next_pyodide_table(results)
+    if next_pyodide:
         parts.append(
             "**The next Pyodide** against the course's, the same bare boot (booted in a worker, the wheel unpacked,"
-            f" `import lessonkit`) in the same rounds:\n\n{following}"
+            f" `import lessonkit`) in the same rounds:\n\n{next_pyodide}"
         )
     first = results["networks"][0]["label"] if results["networks"] else "no network"
     parts.append(f"**Engines in CPython and the build** (ratios to the reference on {first}):\n\n{everywhere_table(results)}")
