@@ -1,5 +1,6 @@
 """The course around the lessons, as a reader meets it: a glossary definition by keyboard, Copy for
-AI, a page on paper, both colour schemes, and the page for an address that is not in the course."""
+AI, a notebook's figures, a page on paper, both colour schemes, and the page for an address that is
+not in the course."""
 
 from __future__ import annotations
 
@@ -80,6 +81,27 @@ def test_copy_for_ai_keeps_its_place_from_the_first_paint_so_nothing_moves_when_
     # Nothing a reader could see: a notebook's own clipboard box may settle by a fraction of a pixel
     # as the page loads (a shift of a few hundred-thousandths); the button added after load moved the
     # whole notebook, a shift of about a fifth. Lighthouse gives the sum to three decimals.
+    assert sum(shift["value"] for shift in shifts) < 0.0005, shifts
+
+
+def test_a_notebooks_figure_is_fetched_only_as_the_reader_nears_it_and_moves_nothing_when_it_arrives(page: Page):
+    page.set_viewport_size({"width": 412, "height": 823})
+    page.add_init_script(RECORD_SHIFTS)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto("/notebooks/tool-result-clearing/")
+    page.wait_for_load_state("load")
+    figure = page.locator(".jp-RenderedImage img").last
+    address = figure.evaluate("(image) => image.src")
+    # Chromium fetches a lazy image once it is within a few screens; the last figure is further down.
+    below = figure.evaluate("(image) => image.getBoundingClientRect().top - innerHeight")
+    assert below > 2500, f"the page's last figure is only {below} px below the screen: nothing here tests lazy loading"
+    assert address.endswith(".png") and address not in asked, f"{address} was fetched before the reader came near it"
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_js_property("complete", True)
+    assert figure.evaluate("(image) => image.naturalWidth") == int(figure.get_attribute("width") or 0)
+    assert address in asked, f"{address} was not fetched once the reader reached it"
+    shifts = page.evaluate("() => window.__shifts")
     assert sum(shift["value"] for shift in shifts) < 0.0005, shifts
 
 

@@ -7,6 +7,7 @@ soupsieve, the selector engine of Beautiful Soup, which shares no code with the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import mkdocs_jupyter
@@ -83,3 +84,15 @@ def test_no_rule_left_out_of_a_notebook_page_matches_an_element_of_it(page):
             if soupsieve.select_one(", ".join(group), soup):
                 matching.extend(f"{selector} ({scheme})" for selector in group if soupsieve.select_one(selector, soup))
     assert not matching, f"rules left out of the page match its elements: {matching[:5]}"
+
+
+def test_every_jupyterlab_property_the_page_reads_is_still_declared_on_it(page):
+    html, soup = page
+    here = "".join(style.get_text() for style in soup.find_all("style"))
+    declared = re.compile(r"(--jp-[\w-]+)\s*:")
+    by_jupyterlab = set(declared.findall(JUPYTER_CSS.read_text(encoding="utf-8")))
+    kept = set(declared.findall(here))
+    read = set(re.findall(r"var\(\s*(--jp-[\w-]+)", html))
+    assert len(read) > 20, "the page reads almost none of JupyterLab's properties: is its stylesheet there?"
+    assert not sorted((read & by_jupyterlab) - kept), "properties the page reads were left out"
+    assert len(kept) < len(by_jupyterlab) / 2, f"the page still declares {len(kept)} of JupyterLab's {len(by_jupyterlab)} properties"

@@ -15,7 +15,8 @@
 - Highlighted code keeps only the spans that colour it (see ``code_spans.py``): fewer elements for
   the browser and the theme to start with, the same colours and the same text.
 - A notebook page keeps only the rules of JupyterLab's stylesheet that can apply to it (see
-  ``notebook_css.py``).
+  ``notebook_css.py``), and its figures are image files beside it, not text inside it (see
+  ``notebook_figures.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
@@ -38,6 +39,7 @@ from lessonkit.authoring import (
     glossary,
     markdown_tokens,
     notebook_css,
+    notebook_figures,
     notebooks,
     page_meta,
 )
@@ -137,6 +139,13 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         page_html = without_signature_copy_buttons(page_html)
     if source.endswith(".ipynb"):
         page_html = notebooks.download_link(Path(source).name) + notebook_css.with_trimmed_styles(without_mermaid_loader(page_html))
+        page_html, figures = notebook_figures.with_figures_as_files(page_html)
+        # Beside the page, where its relative addresses point; written now, so the offline copy's
+        # list of the build's files, made after every page, has them.
+        folder = Path(page.file.abs_dest_path).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in figures.items():
+            (folder / name).write_bytes(data)
     if source.startswith(LINKED_PAGES):
         glossary_url = get_relative_url("glossary/", page.url)
         page_html, _ = glossary.link_first_uses(page_html, _terms, glossary_url)

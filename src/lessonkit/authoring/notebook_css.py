@@ -12,6 +12,13 @@ reader picks is ``data-md-color-scheme`` on the body), and a rule for the dark s
 keeps more than strictly applies, never less, so the page looks as it did in either scheme.
 Rules that name nothing (``*``, ``:root``) are kept, and so is every at-rule but ``@media`` and
 ``@supports``, whose rules are trimmed in turn.
+
+Within the rules kept, a JupyterLab custom property (``--jp-…``) that nothing on the page reads with
+``var()`` is left out: most of the 555 the stylesheet declares are for JupyterLab's interface, and
+their icons alone are tens of kilobytes of SVG. Only JupyterLab's stylesheet, inlined on this page,
+reads its own properties; the theme's and the course's never do, so the page is the whole of what
+could. What reads a property is a ``var()`` in the rules kept or in the page's own markup; a property read
+only by one that is left out is left out in turn.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ ATTRIBUTE_SELECTOR = re.compile(r"\[[^\]]*\]")
 # The page's stylesheet applies to the whole document, of which a page's content is the article only.
 DOCUMENT_ELEMENTS = frozenset({"html", "body", "head", "main", "article", "nav", "header", "footer"})
 TRIMMED_AT_RULES = frozenset({"media", "supports"})
+JUPYTER_PROPERTY = "--jp-"
+READ = re.compile(r"var\(\s*(--[\w-]+)")
 
 
 class Vocabulary(HTMLParser):
@@ -128,6 +137,43 @@ def _kept(rules: list, page: Vocabulary) -> list[str]:
     return kept
 
 
+def without_unread_properties(css: str, read: set[str]) -> str:
+    """`css` without its declarations of JupyterLab custom properties that are not in `read`.
+
+    Args:
+        css: a stylesheet.
+        read: the custom properties something reads with ``var()``.
+
+    Examples:
+        >>> without_unread_properties(":root{--jp-a:1px;--jp-b:2px;--md-c:3px}@media print{p{--jp-b:0;color:red}}", {"--jp-a"})
+        ':root{--jp-a:1px;--md-c:3px}@media print{p{color:red}}'
+    """
+    return "".join(_with_read_properties(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), read))
+
+
+def _unread(part, read: set[str]) -> bool:
+    return part.type == "declaration" and part.name.startswith(JUPYTER_PROPERTY) and part.name not in read
+
+
+def _with_read_properties(rules: list, read: set[str]) -> list[str]:
+    kept = []
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            body = tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True)
+            declarations = [part for part in body if not _unread(part, read)]
+            if len(declarations) == len(body):
+                kept.append(rule.serialize())
+            elif declarations:
+                kept.append(f"{tinycss2.serialize(rule.prelude).strip()}{{{';'.join(part.serialize() for part in declarations)}}}")
+        elif rule.type == "at-rule" and rule.lower_at_keyword in TRIMMED_AT_RULES and rule.content is not None:
+            inner = _with_read_properties(tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True), read)
+            if inner:
+                kept.append(f"@{rule.at_keyword}{tinycss2.serialize(rule.prelude)}{{{''.join(inner)}}}")
+        else:
+            kept.append(rule.serialize())
+    return kept
+
+
 def with_trimmed_styles(page_html: str) -> str:
     """`page_html` with each of its inline stylesheets trimmed to what could apply to it.
 
@@ -137,7 +183,18 @@ def with_trimmed_styles(page_html: str) -> str:
     Examples:
         >>> with_trimmed_styles('<style>.jp-Cell{margin:0}.jp-Dialog{top:0}</style><div class="jp-Cell">x</div>')
         '<style>.jp-Cell{margin:0}</style><div class="jp-Cell">x</div>'
+        >>> with_trimmed_styles('<style>:root{--jp-a:1px;--jp-b:var(--jp-c);--jp-c:0}p{margin:var(--jp-a)}</style><p>')
+        '<style>:root{--jp-a:1px}p{margin:var(--jp-a)}</style><p>'
     """
+    outside = STYLE.sub(r"\1\3", page_html)
     page = Vocabulary()
-    page.feed(STYLE.sub(r"\1\3", page_html))
-    return STYLE.sub(lambda found: found.group(1) + trimmed(found.group(2), page) + found.group(3), page_html)
+    page.feed(outside)
+    sheets = [trimmed(found.group(2), page) for found in STYLE.finditer(page_html)]
+    # What the rules kept and the page's own markup read; a property left out may have been the only
+    # reader of another, so again until nothing more is left out.
+    read: set[str] | None = None
+    while (now := set(READ.findall(outside + "".join(sheets)))) != read:
+        read = now
+        sheets = [without_unread_properties(sheet, read) for sheet in sheets]
+    kept = iter(sheets)
+    return STYLE.sub(lambda found: found.group(1) + next(kept) + found.group(3), page_html)
