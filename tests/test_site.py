@@ -324,6 +324,23 @@ def test_module_preloads_name_only_the_shells_modules(offline_build):
     assert not {"unstarted.js", "early.js", "worker.js"} & set(preloaded), preloaded
 
 
+def test_only_a_page_the_shell_brings_to_life_as_it_loads_asks_for_its_modules_in_the_head(offline_build):
+    # Elsewhere the modules would share the connection with the page's stylesheets before its first
+    # paint; the shell's tag at the end of the body still brings them, and the shell still runs.
+    preloading = {
+        page.relative_to(offline_build).as_posix()
+        for page in pages(offline_build)
+        if MODULE_PRELOAD.search(page.read_text(encoding="utf-8"))
+    }
+    # A panel and exercises, runnable samples, and the home page's progress through the exercises.
+    assert {"lessons/context-compression/index.html", "authoring/index.html", "index.html"} <= preloading, preloading
+    assert not {"notebooks/working-memory/index.html", "glossary/index.html", "reference/panel/index.html"} & preloading, preloading
+    for page in ("notebooks/working-memory/index.html", "glossary/index.html"):
+        assert re.search(
+            r'<script src="[^"]*assets/lessonkit/shell\.js" type="module" async>', (offline_build / page).read_text(encoding="utf-8")
+        )
+
+
 PANEL_OPENS = re.compile(r'<section class="lk-panel"[^>]*data-lesson="([^"]+)"')
 SCRIPT_TAG = re.compile(r"<script\b[^>]*>")
 

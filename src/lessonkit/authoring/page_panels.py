@@ -8,6 +8,8 @@
   the build made them, while the page is still being parsed.
 - A panel names the precomputed views of the lessons before and after it, which the shell reads
   into the running engine while the reader reads (`name_neighbours_views`).
+- Only a page the shell brings to life as it loads asks for the shell's modules in its head
+  (`preload_shell`).
 - The shell's module tag comes right after the panel. A module runs when parsing has ended, in
   the order of its tag, so the shell starts the panel before the theme's bundle runs its start-up,
   every time. The shell's async tag at the end of the body, for pages without a panel, then finds
@@ -28,11 +30,20 @@ SECTION_TAG = re.compile(r"<(/?)section\b", re.IGNORECASE)
 SPEC = re.compile(r'data-spec="(?P<spec>[^"]*)"')
 POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
 SAMPLE = '<div class="lk-sample"'
+# What the shell brings to life as the page loads: a panel, a runnable sample, an exercise, or the
+# home page's progress through the lessons' exercises.
+SHELL_AT_LOAD = re.compile(r'<section class="lk-panel"|<div class="lk-sample"|<fieldset class="lk-exercise"|class="lk-lesson-progress"')
 
 
 def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
-    """Ask for every module of the shell at once: the browser otherwise finds them one import
-    level at a time, and the panel comes to life a round trip per level later."""
+    """On a page the shell brings to life as it loads, ask for every module of the shell at once:
+    the browser otherwise finds them one import level at a time, and the panel comes to life a
+    round trip per level later. Anywhere else (a notebook, the glossary, the reference) nothing
+    waits for the shell, and its modules asked for in the head would share the connection with the
+    page's own stylesheets before its first paint (bench/FINDINGS.md): they come when the shell's
+    tag at the end of the body asks for them."""
+    if not SHELL_AT_LOAD.search(output):
+        return output
     links = "".join(f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + name, page_url))}">' for name in modules)
     return output.replace("</head>", f"{links}</head>", 1)
 
