@@ -290,10 +290,12 @@ def pause_the_clock(panel_page: Opened) -> Opened:
     return panel_page
 
 
-def open_panel(page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage) -> Opened:
+def open_panel(
+    page: Page, lesson: str, path: str, *, engine: bool = True, fragment: str = "", as_: type[Opened] = PanelPage, until: str = "load"
+) -> Opened:
     """Open the page holding `lesson`'s panel, driven as `as_` (a lesson's own PanelPage); with `engine`,
-    wait until Pyodide answers it."""
-    page.goto(path + (f"#{fragment}" if fragment else ""))
+    wait until Pyodide answers it. `until`: the navigation's own wait, as Playwright's goto names it."""
+    page.goto(path + (f"#{fragment}" if fragment else ""), wait_until=until)  # type: ignore[arg-type]
     panel_page = as_(page, panel(lesson))
     expect(panel_page.panel).to_be_visible()
     if engine:
