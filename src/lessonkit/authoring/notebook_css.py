@@ -24,7 +24,9 @@ only by one that is left out is left out in turn.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
+from typing import Any
 
 import tinycss2
 
@@ -119,17 +121,28 @@ def trimmed(css: str, page: Vocabulary) -> str:
         >>> trimmed(css, page)
         ':root{--a:1}.jp-Cell pre{margin:0}@media print{.jp-Cell{color:black}}'
     """
-    return "".join(_kept(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), page))
+    return _rewritten(css, lambda rule: rule.serialize() if _could_apply(rule, page) else None)
 
 
-def _kept(rules: list, page: Vocabulary) -> list[str]:
+def _could_apply(rule, page: Vocabulary) -> bool:
+    return any(page.could_match(selector) for selector in selectors(tinycss2.serialize(rule.prelude)))
+
+
+def _rewritten(css: str, qualified: Callable[[Any], str | None]) -> str:
+    """`css` with each qualified rule, those inside ``@media`` and ``@supports`` too, written as
+    `qualified` writes it (None leaves it out); an ``@media`` or ``@supports`` left empty goes too."""
+    return "".join(_rules_rewritten(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), qualified))
+
+
+def _rules_rewritten(rules: list, qualified: Callable[[Any], str | None]) -> list[str]:
     kept = []
     for rule in rules:
         if rule.type == "qualified-rule":
-            if any(page.could_match(selector) for selector in selectors(tinycss2.serialize(rule.prelude))):
-                kept.append(rule.serialize())
+            written = qualified(rule)
+            if written:
+                kept.append(written)
         elif rule.type == "at-rule" and rule.lower_at_keyword in TRIMMED_AT_RULES and rule.content is not None:
-            inner = _kept(tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True), page)
+            inner = _rules_rewritten(tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True), qualified)
             if inner:
                 kept.append(f"@{rule.at_keyword}{tinycss2.serialize(rule.prelude)}{{{''.join(inner)}}}")
         elif rule.type == "at-rule":
@@ -148,30 +161,20 @@ def without_unread_properties(css: str, read: set[str]) -> str:
         >>> without_unread_properties(":root{--jp-a:1px;--jp-b:2px;--md-c:3px}@media print{p{--jp-b:0;color:red}}", {"--jp-a"})
         ':root{--jp-a:1px;--md-c:3px}@media print{p{color:red}}'
     """
-    return "".join(_with_read_properties(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), read))
+    return _rewritten(css, lambda rule: _with_read_properties(rule, read))
+
+
+def _with_read_properties(rule, read: set[str]) -> str | None:
+    """A qualified rule without its unread JupyterLab properties; None when nothing else is left."""
+    body = tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True)
+    declarations = [part for part in body if not _unread(part, read)]
+    if len(declarations) == len(body):
+        return rule.serialize()
+    return f"{tinycss2.serialize(rule.prelude).strip()}{{{';'.join(part.serialize() for part in declarations)}}}" if declarations else None
 
 
 def _unread(part, read: set[str]) -> bool:
     return part.type == "declaration" and part.name.startswith(JUPYTER_PROPERTY) and part.name not in read
-
-
-def _with_read_properties(rules: list, read: set[str]) -> list[str]:
-    kept = []
-    for rule in rules:
-        if rule.type == "qualified-rule":
-            body = tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True)
-            declarations = [part for part in body if not _unread(part, read)]
-            if len(declarations) == len(body):
-                kept.append(rule.serialize())
-            elif declarations:
-                kept.append(f"{tinycss2.serialize(rule.prelude).strip()}{{{';'.join(part.serialize() for part in declarations)}}}")
-        elif rule.type == "at-rule" and rule.lower_at_keyword in TRIMMED_AT_RULES and rule.content is not None:
-            inner = _with_read_properties(tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True), read)
-            if inner:
-                kept.append(f"@{rule.at_keyword}{tinycss2.serialize(rule.prelude)}{{{''.join(inner)}}}")
-        else:
-            kept.append(rule.serialize())
-    return kept
 
 
 def with_trimmed_styles(page_html: str) -> str:

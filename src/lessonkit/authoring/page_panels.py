@@ -32,7 +32,9 @@ POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
 SAMPLE = '<div class="lk-sample"'
 # What the shell brings to life as the page loads: a panel, a runnable sample, an exercise, or the
 # home page's progress through the lessons' exercises.
-SHELL_AT_LOAD = re.compile(r'<section class="lk-panel"|<div class="lk-sample"|<fieldset class="lk-exercise"|class="lk-lesson-progress"')
+SHELL_AT_LOAD = re.compile(
+    "|".join(map(re.escape, ('<section class="lk-panel"', SAMPLE, '<fieldset class="lk-exercise"', 'class="lk-lesson-progress"')))
+)
 
 
 def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
