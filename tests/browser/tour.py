@@ -274,6 +274,9 @@ class Visit:
             search.press_sequentially("context", delay=20)
             expect(page.locator(".md-search-result__item").first).to_be_visible()
             search.press("Escape")
+            # While the search is open the theme folds the header's options to no width, the palette
+            # toggle among them: a click on it would wait for it in vain.
+            expect(page.locator("#__search"), "Escape left the search open").not_to_be_checked()
         before = page.evaluate("() => document.body.dataset.mdColorScheme")
         page.locator("form[data-md-component=palette] label:not([hidden])").click()
         expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", before)
