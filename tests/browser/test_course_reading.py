@@ -124,14 +124,27 @@ def test_on_paper_a_panel_keeps_its_state_and_drops_what_only_a_screen_can_use(p
     expect(page.get_by_role("button", name="Copy for AI")).to_be_hidden()
 
 
-def test_the_reader_can_switch_to_the_dark_scheme_and_back(page: Page):
+# What a scheme switch changes: a transition of one of these would fade the old scheme into the new.
+COLOURS = ("color", "background-color", "border-color", "fill", "box-shadow", "text-decoration-color")
+
+
+def test_the_reader_can_switch_to_the_dark_scheme_and_back_with_no_colour_fading(page: Page):
     page.goto("/glossary/")
+    # Every transition the page starts from here on, whenever it ends: the glossary's links, code and
+    # navigation all fade their colour on hover, and would on a switch too, but for the course's mark.
+    page.evaluate(
+        "window.lkTransitions = [];document.addEventListener('transitionrun', (event) => lkTransitions.push(event.propertyName), true)"
+    )
     # Material's scheme toggle: one visible label at a time, for the radio input of the other scheme.
     toggle = page.locator('form[data-md-component="palette"] label:visible')
     toggle.click()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     toggle.click()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    # The mark is gone once the switch is drawn, so a hover fades again as the theme means it to.
+    expect(page.locator("html")).not_to_have_class(re.compile(r"\blk-scheme-switching\b"))
+    faded = [name for name in page.evaluate("lkTransitions") if name in COLOURS]
+    assert not faded, f"switching the scheme faded {len(faded)} colours: {sorted(set(faded))}"
 
 
 def test_an_address_outside_the_course_gets_a_page_that_leads_back_in(page: Page):

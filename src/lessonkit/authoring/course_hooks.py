@@ -17,6 +17,8 @@
 - A notebook page keeps only the rules of JupyterLab's stylesheet that can apply to it (see
   ``notebook_css.py``), and its figures are image files beside it, not text inside it (see
   ``notebook_figures.py``).
+- The theme's palette stylesheet loses the rule that made every page restyle itself twice more as
+  it starts; a reader's switch of colour scheme still plays no transition (see ``palette_css.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
@@ -42,6 +44,7 @@ from lessonkit.authoring import (
     notebook_figures,
     notebooks,
     page_meta,
+    palette_css,
 )
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
@@ -158,5 +161,6 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
 
 
 def on_post_build(config: Any) -> None:
-    # Before offline.py's hook, which lists every file of the build for the service worker: the counts are one.
+    # Before offline.py's hook, which lists every file of the build for the service worker: both files written here are.
     markdown_tokens.write_counts(Path(config["site_dir"]), config["site_url"] or "/")
+    palette_css.trim_site(Path(config["site_dir"]), [Path(folder) for folder in config["theme"].dirs])
