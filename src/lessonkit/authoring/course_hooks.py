@@ -15,8 +15,8 @@
 - Highlighted code keeps only the spans that colour it (see ``code_spans.py``): fewer elements for
   the browser and the theme to start with, the same colours and the same text.
 - A notebook page keeps only the rules of JupyterLab's stylesheet that can apply to it (see
-  ``notebook_css.py``), and its figures are image files beside it, not text inside it (see
-  ``notebook_figures.py``).
+  ``notebook_css.py``), and its figures are image files beside it, not text inside it, each with
+  the description its cell's metadata gives it as alt text (see ``notebook_figures.py``).
 - The theme's palette stylesheet loses the rule that made every page restyle itself twice more as
   it starts; a reader's switch of colour scheme still plays no transition (see ``palette_css.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
@@ -28,6 +28,7 @@ Kept apart from ``site_hooks.py``, which puts the browser runtime into the site.
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,10 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         page_html = without_signature_copy_buttons(page_html)
     if source.endswith(".ipynb"):
         page_html = notebooks.download_link(Path(source).name) + notebook_css.with_trimmed_styles(without_mermaid_loader(page_html))
-        page_html, figures = notebook_figures.with_figures_as_files(page_html)
+        # The executed copy (notebooks.prepare points the page at it) holds the figures and their cells.
+        executed = Path(page.file.abs_src_path)
+        described = notebook_figures.descriptions(json.loads(executed.read_text(encoding="utf-8")), f"docs/{source}")
+        page_html, figures = notebook_figures.with_figures_as_files(page_html, described)
         # Beside the page, where its relative addresses point; written now, so the offline copy's
         # list of the build's files, made after every page, has them.
         folder = Path(page.file.abs_dest_path).parent
