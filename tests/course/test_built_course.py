@@ -154,6 +154,15 @@ def test_the_notebooks_were_executed_with_figures_and_are_offered_for_download(s
         assert f'<a href="{name}.ipynb" download>Download this notebook ({name}.ipynb)</a>' in page
 
 
+def test_a_notebooks_markdown_copy_shows_each_code_cell_once_as_a_code_block(site):
+    for name in ("working-memory", "context-compression", "context-compaction", "tool-result-clearing"):
+        copy = (site / "notebooks" / name / "index.md").read_text(encoding="utf-8")
+        shows = [line for line in copy.splitlines() if "plt.show()" in line]
+        # Each figure's cell ends with its own plt.show() line inside a fence; the page's hidden copy of
+        # the cell for its copy button, read as text, ran the whole cell together on one line.
+        assert shows and set(shows) == {"plt.show()"}, f"{name}'s Markdown copy runs a cell together: {shows[-1][:80]!r}"
+
+
 def test_the_notebooks_page_names_the_wheel_this_build_ships(site):
     wheels = sorted(path.name for path in (site / "assets" / "wheels").glob("lessonkit-*.whl"))
     page = (site / "notebooks" / "index.html").read_text(encoding="utf-8")

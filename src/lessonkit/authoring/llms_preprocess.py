@@ -16,7 +16,17 @@ from mkdocs_llmstxt._internal import plugin as llmstxt
 from mkdocs_llmstxt._internal.preprocess import autoclean
 
 DROPPED = ("style", "script", "noscript", "template", "button")
-DROPPED_CLASSES = ("jp-InputPrompt", "jp-OutputPrompt", "lk-controls", "lk-playback", "lk-notes", "zeroclipboard-container")
+# A notebook's copy buttons, and the hidden copy of each code cell's source they copy from
+# (mkdocs-jupyter's clipboard-copy-txt): kept, it read as the cell's code a second time, run together on one line.
+DROPPED_CLASSES = (
+    "jp-InputPrompt",
+    "jp-OutputPrompt",
+    "lk-controls",
+    "lk-playback",
+    "lk-notes",
+    "zeroclipboard-container",
+    "clipboard-copy-txt",
+)
 
 
 def preprocess(soup: Any, output: str) -> None:
