@@ -1,8 +1,8 @@
-"""Where the build finds a panel's end in a page, to start the shell right after it."""
+"""Where the build puts what a page needs for its panel: the shell right after the panel's end, and its stylesheet in the head."""
 
 import pytest
 
-from lessonkit.authoring.page_panels import panel_end
+from lessonkit.authoring.page_panels import link_panel_stylesheets, panel_end
 
 
 def test_a_panels_end_is_its_own_closing_tag_past_any_section_inside_it():
@@ -45,3 +45,20 @@ def test_views_are_named_only_when_a_neighbour_has_them_and_only_on_a_page_with_
     )
     assert name_neighbours_views("<p>a page without a panel</p>", [computed, computed]) == "<p>a page without a panel</p>"
     assert name_neighbours_views(computed, [computed, None]) == computed, "a panel never names its own views"
+
+
+def test_a_panels_stylesheet_comes_after_the_pages_own_and_before_the_heads_scripts():
+    page = (
+        '<head><link rel="stylesheet" href="main.css"><link rel="stylesheet" href="course.css"><script>x()</script></head>'
+        '<body><section class="lk-panel" data-lesson="demo" data-stylesheet="lessons/demo.css"></section></body>'
+    )
+    linked = link_panel_stylesheets(page, "lessons/demo/", lambda path, _page: f"../../{path}")
+    assert linked.startswith(
+        '<head><link rel="stylesheet" href="main.css"><link rel="stylesheet" href="course.css">'
+        '<link rel="stylesheet" href="../../assets/lessonkit/lessons/demo.css"><script>x()</script></head>'
+    )
+
+
+def test_a_page_without_a_panel_links_no_stylesheet_of_its_own():
+    page = '<head><link rel="stylesheet" href="main.css"></head><body><p>prose</p></body>'
+    assert link_panel_stylesheets(page, "glossary/", lambda path, _page: path) == page

@@ -137,14 +137,86 @@ def test_the_reader_can_switch_to_the_dark_scheme_and_back_with_no_colour_fading
     )
     # Material's scheme toggle: one visible label at a time, for the radio input of the other scheme.
     toggle = page.locator('form[data-md-component="palette"] label:visible')
+    # The browser's own parts (the page's scrollbar) follow the scheme: the theme writes it into the page's one element.
+    schemes = page.locator('meta[name="color-scheme"]')
     toggle.click()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    expect(schemes).to_have_count(1)
+    expect(schemes).to_have_attribute("content", "dark")
     toggle.click()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    expect(schemes).to_have_attribute("content", "light")
     # The mark is gone once the switch is drawn, so a hover fades again as the theme means it to.
     expect(page.locator("html")).not_to_have_class(re.compile(r"\blk-scheme-switching\b"))
     faded = [name for name in page.evaluate("lkTransitions") if name in COLOURS]
     assert not faded, f"switching the scheme faded {len(faded)} colours: {sorted(set(faded))}"
+
+
+# What the theme's start-up changes that would restyle the whole page, seen once the body is being
+# read: the head's own scripts make the same changes before it, where they cost nothing.
+RECORD_THEME_CHANGES = """(() => {
+  window.__themeChanges = [];
+  const rootMarks = (value) => (value || "").split(/\\s+/).filter((mark) => ["no-js", "js", "js-focus-visible"].includes(mark)).sort().join(" ");
+  new MutationObserver((records) => {
+    if (!document.body) return;
+    for (const record of records) {
+      const target = record.target;
+      if (record.type === "childList") {
+        for (const node of record.removedNodes) if (node.nodeName === "TABLE") window.__themeChanges.push("moved a table");
+      } else if (target.parentNode === document.head && ["href", "src"].includes(record.attributeName) && record.oldValue !== target.getAttribute(record.attributeName)) {
+        window.__themeChanges.push(`wrote the head's ${record.oldValue} again`);
+      } else if (target.matches && target.matches('meta[name="color-scheme"]') && record.attributeName === "content") {
+        window.__themeChanges.push(`wrote the page's colour scheme over "${record.oldValue}"`);
+      } else if (target === document.documentElement && record.attributeName === "class" && rootMarks(record.oldValue) !== rootMarks(target.className)) {
+        window.__themeChanges.push(`changed the root's classes from "${record.oldValue}"`);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true });
+})()"""
+
+
+def test_the_themes_start_up_changes_nothing_that_restyles_the_whole_page_and_its_tables_look_as_the_theme_draws_them(page: Page):
+    page.add_init_script(RECORD_THEME_CHANGES)
+    page.goto("/how-it-works/")
+    page.wait_for_load_state("load")
+    # The theme's start-up has run (it mounts the content as the document is loaded, and leaves its
+    # components' stream on the window), and a frame has been drawn since.
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("() => typeof window.component$") == "object"
+    assert page.evaluate("() => window.__themeChanges") == []
+    # The one element that gives the browser's own parts the page's scheme, written before the theme started.
+    schemes = page.locator('meta[name="color-scheme"]')
+    expect(schemes).to_have_count(1)
+    expect(schemes).to_have_attribute("content", "light")
+    tables = page.locator(".md-typeset table.lk-wrapped")
+    assert tables.count() >= 2
+    for table in tables.all():
+        wrapped, ours, themes = table.evaluate(COMPARE_WITH_THE_THEMES_TABLE)
+        assert wrapped, "a table the build wrapped is not inside the theme's two wrappers, once"
+        assert ours == themes, "a table the build wrapped does not look as the theme draws a data table"
+
+
+# A table the build wrapped beside its twin without a class, in wrappers of its own: the twin is what
+# the theme's stylesheet calls a data table, so it has the theme's look, which the build's must match.
+COMPARE_WITH_THE_THEMES_TABLE = """(table) => {
+  const inner = table.parentElement, outer = inner.parentElement;
+  const wrapped = inner.matches(".md-typeset__table") && outer.matches(".md-typeset__scrollwrap") && !outer.parentElement.closest(".md-typeset__table");
+  const twin = table.cloneNode(true);
+  twin.removeAttribute("class");
+  const twinOuter = outer.cloneNode(false), twinInner = inner.cloneNode(false);
+  twinInner.append(twin);
+  twinOuter.append(twinInner);
+  outer.after(twinOuter);
+  const own = ["display", "font-size", "border-top-width", "border-top-style", "border-radius", "max-width", "overflow-x", "background-color", "width"];
+  const cells = ["padding-top", "padding-left", "border-top-width", "text-align", "vertical-align", "font-weight", "min-width"];
+  const look = (element) => [
+    ...own.map((name) => getComputedStyle(element).getPropertyValue(name)),
+    ...[element.querySelector("th"), element.querySelector("td")].flatMap((cell) => cells.map((name) => getComputedStyle(cell).getPropertyValue(name))),
+  ];
+  const result = [wrapped, look(table), look(twin)];
+  twinOuter.remove();
+  return result;
+}"""
 
 
 def test_an_address_outside_the_course_gets_a_page_that_leads_back_in(page: Page):

@@ -19,6 +19,10 @@
   the description its cell's metadata gives it as alt text (see ``notebook_figures.py``).
 - The theme's palette stylesheet loses the rule that made every page restyle itself twice more as
   it starts; a reader's switch of colour scheme still plays no transition (see ``palette_css.py``).
+- Each data table is written inside the wrappers the theme's start-up would move it into, which
+  restyled the whole article as the page started (see ``theme_tables.py``); and the theme's bundle
+  writes the page's colour scheme only when it changes, which restyled the whole page (see
+  ``theme_bundle.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
 
@@ -46,6 +50,8 @@ from lessonkit.authoring import (
     notebooks,
     page_meta,
     palette_css,
+    theme_bundle,
+    theme_tables,
 )
 
 # Pages whose prose teaches, and so links its terms; the glossary itself and the reference do not.
@@ -161,10 +167,14 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
         page_html += reference.section_for(page_html)
     if not source.endswith(".ipynb"):
         page_html = code_spans.with_fewer_code_spans(page_html)
+    page_html = theme_tables.with_tables_wrapped(page_html)
     return COPY_FOR_AI + page_html + page_meta.footer(_root(config), Path(config["docs_dir"]), page.file, html.escape)
 
 
 def on_post_build(config: Any) -> None:
     # Before offline.py's hook, which lists every file of the build for the service worker: both files written here are.
     markdown_tokens.write_counts(Path(config["site_dir"]), config["site_url"] or "/")
-    palette_css.trim_site(Path(config["site_dir"]), [Path(folder) for folder in config["theme"].dirs])
+    theme_folders = [Path(folder) for folder in config["theme"].dirs]
+    palette_css.trim_site(Path(config["site_dir"]), theme_folders)
+    theme_tables.style_site(Path(config["site_dir"]), theme_folders)
+    theme_bundle.rewrite_site(Path(config["site_dir"]), theme_folders)

@@ -26,6 +26,7 @@ import re
 
 PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="(?P<lesson>[^"]+)"(?:[^>]*?data-stylesheet="(?P<sheet>[^"]+)")?')
 ASSETS = "assets/lessonkit/"
+STYLESHEET_LINK = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>', re.IGNORECASE)
 SECTION_TAG = re.compile(r"<(/?)section\b", re.IGNORECASE)
 SPEC = re.compile(r'data-spec="(?P<spec>[^"]*)"')
 POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
@@ -47,7 +48,7 @@ def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) 
     if not SHELL_AT_LOAD.search(output):
         return output
     links = "".join(f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + name, page_url))}">' for name in modules)
-    return output.replace("</head>", f"{links}</head>", 1)
+    return after_the_stylesheets(output, links)
 
 
 def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
@@ -61,7 +62,18 @@ def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
         )
     sheets = {html.unescape(match["sheet"]) for match in panels if match["sheet"]}
     links = "".join(f'<link rel="stylesheet" href="{html.escape(relative_url(ASSETS + sheet, page_url))}">' for sheet in sorted(sheets))
-    return output.replace("</head>", f"{links}</head>", 1) if links else output
+    return after_the_stylesheets(output, links) if links else output
+
+
+def after_the_stylesheets(output: str, links: str) -> str:
+    """The page's HTML with `links` right after the last stylesheet of its head: a stylesheet comes
+    last in the cascade, as it would at the end of the head, and every link comes before the head's
+    scripts, which make each address in the head absolute before the theme's start-up would
+    (overrides/main.html)."""
+    head = output.partition("</head>")[0]
+    sheets_in_head = list(STYLESHEET_LINK.finditer(head))
+    at = sheets_in_head[-1].end() if sheets_in_head else len(head)
+    return output[:at] + links + output[at:]
 
 
 def panel_end(output: str, start: int) -> int:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lessonkit.authoring.theme_files import rewrite_theme_file
+
 # As Material 9.8's minified palette stylesheet writes it.
 SWITCHING_RULE = (
     "[data-md-color-switching] *,[data-md-color-switching] :after,[data-md-color-switching] :before{transition-duration:0s!important}"
@@ -56,9 +58,6 @@ def without_switching_rule(css: str) -> str:
 def trim_site(site: Path, theme_folders: list[Path]) -> Path:
     """Write the built site's palette stylesheet as the theme's own, without the switching rule.
 
-    The text is read from the theme, not from the site, so a rebuild into the same folder (as
-    `mkdocs serve` makes) trims the theme's stylesheet again rather than finding the rule gone.
-
     Args:
         site: the built site's folder.
         theme_folders: the theme's template folders, the first one searched first (MkDocs's
@@ -71,14 +70,4 @@ def trim_site(site: Path, theme_folders: list[Path]) -> Path:
         ValueError: the site has no palette stylesheet or more than one, the theme's folders do not
             hold it, or it does not hold the rule once.
     """
-    sheets = sorted(site.glob(STYLESHEETS))
-    if len(sheets) != 1:
-        names = [sheet.name for sheet in sheets]
-        raise ValueError(f"expected one palette stylesheet matching {STYLESHEETS} in {site}, found {len(sheets)}: {names}")
-    sheet = sheets[0]
-    relative = sheet.relative_to(site)
-    source = next((Path(folder) / relative for folder in theme_folders if (Path(folder) / relative).is_file()), None)
-    if source is None:
-        raise ValueError(f"the theme's folders {[str(folder) for folder in theme_folders]} hold no {relative}, which the site has")
-    sheet.write_text(without_switching_rule(source.read_text(encoding="utf-8")), encoding="utf-8")
-    return sheet
+    return rewrite_theme_file(site, theme_folders, STYLESHEETS, without_switching_rule)
