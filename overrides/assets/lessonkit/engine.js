@@ -80,18 +80,30 @@ const clause = (text) => String(text || WORDS.unknown_error).trim().replace(/[.\
 
 /**
  * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
- * build's. Each view stays text until it is asked for: reading 144 texts is a fraction of the
- * work of building 144 views' objects, and the table is read while the page is still starting.
- * A view the same as an earlier entry's comes as that entry's index instead of its text
+ * build's, fetched, inflated and parsed off the page's main thread by table-reader.js (a worker
+ * beside `workerURL`), as early.js reads the page's own. Each view stays text until it is asked
+ * for: reading 144 texts is a fraction of the work of building 144 views' objects. A view the same
+ * as an earlier entry's comes as that entry's index instead of its text
  * (lessonkit.authoring.precompute): [params, index].
  * @param {string} url
+ * @param {string | URL} workerURL
  * @returns {Promise<Array<[Params, string | number]>>}
  */
-async function fetchTable(url) {
-  const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
-  const text = await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).text();
-  return JSON.parse(text).views;
+function readTable(url, workerURL) {
+  return new Promise((resolve, reject) => {
+    const reader = new Worker(new URL("table-reader.js", new URL(workerURL, location.href)), { name: "lessonkit-views" });
+    reader.onmessage = (/** @type {MessageEvent<{views?: Array<[Params, string | number]>, error?: string}>} */ event) => {
+      reader.terminate();
+      if (event.data.error || !event.data.views) reject(new Error(event.data.error || url));
+      else resolve(event.data.views);
+    };
+    reader.onerror = (event) => {
+      event.preventDefault();
+      reader.terminate();
+      reject(new Error(event.message || url));
+    };
+    reader.postMessage({ url });
+  });
 }
 
 export class Engine {
@@ -242,7 +254,7 @@ export class Engine {
     if (!table) {
       // Asked for from the page's head (early.js) when the page was loaded with its panel.
       const fetched = early()?.views.get(url);
-      table = (fetched || fetchTable(url)).then(
+      table = (fetched || readTable(url, this.workerURL)).then(
         (views) => {
           // [params, index]: the same view as the entry at that index, whose text is stored once.
           for (const [params, view] of views) {

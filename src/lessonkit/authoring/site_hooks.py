@@ -279,10 +279,11 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
         start_shell_at_panel,
     )
 
-    # The shell's modules: not the worker (a worker script), nor the classic scripts (unstarted.js,
+    # The shell's modules: not the workers (worker scripts), nor the classic scripts (unstarted.js,
     # early.js), which a module preload would fetch a second time.
     shell = _root(config) / "overrides" / "assets" / "lessonkit"
-    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in ("worker.js", "unstarted.js", "early.js"))
+    not_modules = ("worker.js", "table-reader.js", "unstarted.js", "early.js")
+    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in not_modules)
     output = link_panel_stylesheets(output, page.url, get_relative_url)
     # Every page's content is rendered before any page is written, so the neighbours' panels are known.
     output = name_neighbours_views(output, [getattr(other, "content", None) for other in (page.previous_page, page.next_page)])
