@@ -61,26 +61,17 @@
 
   var views = script.dataset.views;
   if (!views || typeof DecompressionStream !== "function") return;
-  var readerURL = new URL("table-reader.js", script.src).href;
   var url = new URL(views, script.src).href;
   if (early.views.has(url)) return;
-  // As engine.js reads a table: [[params, view's JSON text], ...], fetched, inflated and parsed off
-  // the page's main thread by table-reader.js, while the page is still being read.
-  /** @type {Promise<Array<[import("./types/protocol.js").Params, string | number]>>} */
-  var table = new Promise(function (resolve, reject) {
-    var reader = new Worker(readerURL, { name: "lessonkit-views" });
-    reader.onmessage = function (event) {
-      reader.terminate();
-      if (event.data.error) reject(new Error(event.data.error));
-      else resolve(event.data.views);
-    };
-    reader.onerror = function (event) {
-      event.preventDefault();
-      reader.terminate();
-      reject(new Error(event.message || url));
-    };
-    reader.postMessage({ url: url });
-  });
+  // As engine.js reads a table: [[params, view's JSON text], ...] from gzip-compressed JSON.
+  var table = fetch(url)
+    .then(function (response) {
+      if (!response.ok || !response.body) throw new Error("HTTP " + response.status + " for " + url);
+      return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).json();
+    })
+    .then(function (body) {
+      return body.views;
+    });
   // The shell reports a failure in its own words (and lets Python answer); nothing to say twice.
   table.catch(function () {});
   early.views.set(url, table);

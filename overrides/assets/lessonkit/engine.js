@@ -80,30 +80,36 @@ const clause = (text) => String(text || WORDS.unknown_error).trim().replace(/[.\
 
 /**
  * A precomputed table: [[params, view's JSON text], ...] from a gzip-compressed JSON file of the
- * build's, fetched, inflated and parsed off the page's main thread by table-reader.js (a worker
- * beside `workerURL`), as early.js reads the page's own. Each view stays text until it is asked
- * for: reading 144 texts is a fraction of the work of building 144 views' objects. A view the same
- * as an earlier entry's comes as that entry's index instead of its text
+ * build's, fetched here and inflated and parsed off the page's main thread by table-reader.js (a
+ * worker beside `workerURL`); the page's own table comes from early.js, read on the page so that
+ * no worker's start stands before the reader's first change (bench/FINDINGS.md). Each view stays text until it is
+ * asked for: reading 144 texts is a fraction of the work of building 144 views' objects. A view the
+ * same as an earlier entry's comes as that entry's index instead of its text
  * (lessonkit.authoring.precompute): [params, index].
  * @param {string} url
  * @param {string | URL} workerURL
  * @returns {Promise<Array<[Params, string | number]>>}
  */
-function readTable(url, workerURL) {
-  return new Promise((resolve, reject) => {
-    const reader = new Worker(new URL("table-reader.js", new URL(workerURL, location.href)), { name: "lessonkit-views" });
-    reader.onmessage = (/** @type {MessageEvent<{views?: Array<[Params, string | number]>, error?: string}>} */ event) => {
-      reader.terminate();
-      if (event.data.error || !event.data.views) reject(new Error(event.data.error || url));
-      else resolve(event.data.views);
-    };
-    reader.onerror = (event) => {
-      event.preventDefault();
-      reader.terminate();
-      reject(new Error(event.message || url));
-    };
-    reader.postMessage({ url });
-  });
+async function readTable(url, workerURL) {
+  const reader = new Worker(new URL("table-reader.js", new URL(workerURL, location.href)), { name: "lessonkit-views" });
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+    const gzipped = await response.arrayBuffer();
+    return await new Promise((resolve, reject) => {
+      reader.onmessage = (/** @type {MessageEvent<{views?: Array<[Params, string | number]>, error?: string}>} */ event) => {
+        if (event.data.error || !event.data.views) reject(new Error(event.data.error || url));
+        else resolve(event.data.views);
+      };
+      reader.onerror = (event) => {
+        event.preventDefault();
+        reject(new Error(event.message || url));
+      };
+      reader.postMessage({ url, gzipped }, [gzipped]);
+    });
+  } finally {
+    reader.terminate();
+  }
 }
 
 export class Engine {
