@@ -34,16 +34,6 @@ def test_the_materials_own_stylesheet_holds_the_rule_the_build_takes_out():
     assert sheet.read_text(encoding="utf-8").count(SWITCHING_RULE) == 1
 
 
-def test_a_second_build_into_the_same_folder_trims_the_theme_again(tmp_path):
-    (sheet,) = THEME.glob(STYLESHEETS)
-    built = tmp_path / sheet.relative_to(THEME)
-    built.parent.mkdir(parents=True)
-    built.write_bytes(sheet.read_bytes())
-    first = trim_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8")
-    assert trim_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8") == first
-    assert first == without_switching_rule(sheet.read_text(encoding="utf-8"))
-
-
 def test_a_site_whose_palette_stylesheet_the_theme_lacks_is_refused(tmp_path):
     sheet = tmp_path / "assets" / "stylesheets" / "palette.00000000.min.css"
     sheet.parent.mkdir(parents=True)

@@ -9,7 +9,7 @@ import material
 import pytest
 
 from lessonkit.authoring.offline import digest, written_course
-from lessonkit.authoring.theme_bundle import BUNDLE, REWRITES, rewrite_site, writing_scheme_on_change
+from lessonkit.authoring.theme_bundle import BUNDLE, REWRITES, writing_scheme_on_change
 
 ROOT = Path(__file__).parents[2]
 SITE = ROOT / "site"
@@ -30,15 +30,6 @@ def test_a_bundle_without_a_statement_is_refused_by_the_statement_it_lacks(missi
     bundle = "".join(theirs for number, (theirs, _ours) in enumerate(REWRITES) if number != missing)
     with pytest.raises(ValueError, match=r"the theme's bundle holds .* 0 times, not once"):
         writing_scheme_on_change(bundle)
-
-
-def test_a_second_build_into_the_same_folder_rewrites_the_themes_bundle_again(tmp_path):
-    (bundle,) = THEME.glob(BUNDLE)
-    built = tmp_path / bundle.relative_to(THEME)
-    built.parent.mkdir(parents=True)
-    built.write_bytes(bundle.read_bytes())
-    first = rewrite_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8")
-    assert rewrite_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8") == first
 
 
 def test_the_built_sites_bundle_writes_the_scheme_on_change_and_the_offline_copy_keeps_it_so():

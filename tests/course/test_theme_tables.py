@@ -15,7 +15,6 @@ from lessonkit.authoring.theme_tables import (
     STYLESHEETS,
     THEMES_DATA_TABLE,
     for_wrapped_tables,
-    style_site,
     with_tables_wrapped,
 )
 
@@ -63,15 +62,6 @@ def test_every_data_table_rule_of_the_theme_applies_to_the_wrapped_tables_as_wel
 def test_a_theme_stylesheet_without_data_table_rules_is_refused():
     with pytest.raises(ValueError, match=r"never names table:not\(\[class\]\)"):
         for_wrapped_tables(".md-typeset table{padding:0}")
-
-
-def test_a_second_build_into_the_same_folder_extends_the_themes_rules_again(tmp_path):
-    (sheet,) = THEME.glob(STYLESHEETS)
-    built = tmp_path / sheet.relative_to(THEME)
-    built.parent.mkdir(parents=True)
-    built.write_bytes(sheet.read_bytes())
-    first = style_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8")
-    assert style_site(tmp_path, [ROOT / "overrides", THEME]).read_text(encoding="utf-8") == first
 
 
 def test_the_built_course_has_no_table_the_themes_start_up_would_move():
