@@ -22,6 +22,32 @@ CHROMIUM = Path("/usr/bin/chromium")
 SITE_URL = "http://127.0.0.1:8000/"
 # Headless, and quiet: without the background-networking flags Chromium keeps calling home, which
 # a machine with no network answers with a stream of refused connections.
+#
+# Each window of this Chromium also preloads its address bar's suggestions, a WebUI page in a
+# renderer of its own, which a headless window never shows; Playwright opens a window for every
+# context, so the browser tests paid for one beside nearly every page they opened (bench/FINDINGS.md).
+BROWSER_UI_NEVER_SHOWN = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+# Playwright turns these features off at every launch (playwright-core's chromiumSwitches, as pinned
+# in pyproject.toml) in a --disable-features switch of its own; Chromium reads only the last such
+# switch, so the one here names them again. tests/course/test_local_site.py holds the two lists together.
+PLAYWRIGHTS_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
 CHROMIUM_ARGS = (
     "--headless",
     "--no-sandbox",
@@ -31,6 +57,7 @@ CHROMIUM_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=" + ",".join((*PLAYWRIGHTS_DISABLED_FEATURES, *BROWSER_UI_NEVER_SHOWN)),
 )
 
 
