@@ -312,6 +312,20 @@ def test_every_page_defers_the_themes_bundle_so_it_never_holds_the_parser(offlin
     assert not undeferred, "\n".join(undeferred)
 
 
+SEARCH_HOLD = ROOT / "overrides" / "partials" / "search-hold.js"
+
+
+def test_every_page_holds_back_the_search_index_from_its_head_and_the_templates_partials_stay_out_of_the_site(offline_build):
+    hold = SEARCH_HOLD.read_text(encoding="utf-8").strip()
+    missing = [
+        str(page.relative_to(offline_build))
+        for page in pages(offline_build)
+        if hold not in page.read_text(encoding="utf-8").split("</head>")[0]
+    ]
+    assert not missing, f"pages without {SEARCH_HOLD.name} in their head: {missing}"
+    assert not (offline_build / "partials").exists(), "the template's partials were copied into the site"
+
+
 MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')
 
 

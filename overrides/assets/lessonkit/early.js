@@ -9,7 +9,6 @@
 //   - the panel's precomputed views (data-views), fetched, unpacked and read, so that when the
 //     shell starts the panel they are in memory and a reader's first change is answered in the
 //     same task as the change. engine.js takes the promise over, by the table's absolute URL.
-// It also holds back the theme's search index until the reader reaches for search (below).
 // After instant navigation no head script runs; the engine is already running by then.
 // Nothing here may throw: the shell still starts everything itself if this did nothing.
 "use strict";
@@ -18,7 +17,6 @@
   var script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
   // From a file the shell's modules never run (browsers refuse them), so nothing would adopt these.
   if (!script || window.location.protocol === "file:") return;
-  holdSearchIndex();
   var page = /** @type {Window & {lessonkitEarly?: import("./types/protocol.js").EarlyStart}} */ (window);
   /** @type {import("./types/protocol.js").EarlyStart} */
   var early = (page.lessonkitEarly = page.lessonkitEarly || { views: new Map(), engine: null });
@@ -75,74 +73,4 @@
   // The shell reports a failure in its own words (and lets Python answer); nothing to say twice.
   table.catch(function () {});
   early.views.set(url, table);
-
-  /**
-   * Material asks for its search index (the whole course's text) as the page starts, and its search
-   * worker then indexes it on the same cores on which the Python engine is starting, and a sample
-   * runs later for it (bench/FINDINGS.md). So here the index waits until the reader reaches for
-   * search: focuses its box (as its keyboard shortcuts do) or opens it. An address that asks for a
-   * search's highlights (?h=) or a shared search (?q=) needs the index at once, and gets it.
-   * Material's bundle, a deferred script, asks with an XMLHttpRequest while the page starts: only
-   * that request is held, and XMLHttpRequest is itself again the moment it has been made.
-   */
-  function holdSearchIndex() {
-    var query = new URLSearchParams(window.location.search);
-    var XHR = window.XMLHttpRequest;
-    if (query.has("h") || query.has("q") || typeof XHR !== "function") return;
-    var open = XHR.prototype.open;
-    var send = XHR.prototype.send;
-    var restore = function () {
-      XHR.prototype.open = open;
-      XHR.prototype.send = send;
-    };
-    /** @type {() => void} */
-    var reach = function () {};
-    /** @type {Promise<void>} */
-    var reached = new Promise(function (resolve) {
-      reach = resolve;
-    });
-    var held = new WeakSet();
-    // Each call passes its caller's arguments on as they came: what open and send were given.
-    /**
-     * @this {XMLHttpRequest}
-     * @param {string} method
-     * @param {string | URL} url
-     */
-    XHR.prototype.open = function (method, url) {
-      try {
-        var address = new URL(String(url), document.baseURI);
-        if (address.origin === window.location.origin && /\/search\/search_index\.json$/.test(address.pathname)) held.add(this);
-      } catch (error) {
-        // not an address this hold is about
-      }
-      return open.apply(this, /** @type {Parameters<typeof open>} */ (/** @type {unknown} */ (arguments)));
-    };
-    /** @this {XMLHttpRequest} */
-    XHR.prototype.send = function () {
-      var body = /** @type {Parameters<typeof send>} */ (/** @type {unknown} */ (arguments));
-      if (!held.has(this)) return send.apply(this, body);
-      restore();
-      var request = this;
-      reached.then(function () {
-        send.apply(request, body);
-      });
-    };
-    // Every deferred script has run by now: a page whose theme never asked is given XMLHttpRequest back.
-    document.addEventListener("DOMContentLoaded", restore);
-    document.addEventListener(
-      "focusin",
-      function (event) {
-        var target = /** @type {Partial<Element>} */ (event.target);
-        if (target.matches && target.matches('[data-md-component="search-query"]')) reach();
-      },
-      true,
-    );
-    document.addEventListener(
-      "change",
-      function (event) {
-        if (/** @type {Element} */ (event.target).id === "__search") reach();
-      },
-      true,
-    );
-  }
 })();

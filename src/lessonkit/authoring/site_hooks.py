@@ -90,6 +90,15 @@ def on_config(config: Any) -> None:
     markdown_exec.formatters["python"] = markdown_exec.formatters["py"] = python
 
 
+def on_files(files: Any, config: Any) -> Any:
+    # The template's partials are the templates' own (partials/search-hold.js is written into the
+    # head of every page); MkDocs would copy a theme's file that is not a template into the site,
+    # where nothing asks for it.
+    for partial_file in [file for file in files if file.src_uri.startswith("partials/")]:
+        files.remove(partial_file)
+    return files
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     global _page
     where = page.file.src_uri if page else "page"
