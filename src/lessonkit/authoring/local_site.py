@@ -20,9 +20,6 @@ from typing import Any
 CHROMIUM = Path("/usr/bin/chromium")
 # mkdocs.yml's site_url, which the built sitemap names every page under.
 SITE_URL = "http://127.0.0.1:8000/"
-# Headless, and quiet: without the background-networking flags Chromium keeps calling home, which
-# a machine with no network answers with a stream of refused connections.
-#
 # Each window of this Chromium also preloads its address bar's suggestions, a WebUI page in a
 # renderer of its own, which a headless window never shows; Playwright opens a window for every
 # context, so the browser tests paid for one beside nearly every page they opened (bench/FINDINGS.md).
@@ -48,6 +45,9 @@ PLAYWRIGHTS_DISABLED_FEATURES = (
     "msForceBrowserSignIn",
     "msEdgeUpdateLaunchServicesPreferredVersion",
 )
+# Headless, and quiet: without the background-networking flags Chromium keeps calling home, which
+# a machine with no network answers with a stream of refused connections; and with no address bar
+# of its own loaded in any window (above).
 CHROMIUM_ARGS = (
     "--headless",
     "--no-sandbox",
