@@ -171,6 +171,16 @@ def test_every_page_declares_a_policy_of_this_origin_only_before_anything_is_fet
         assert "data:" not in policy["script-src"] and "'unsafe-inline'" not in policy["script-src"]
 
 
+def test_every_page_declares_its_character_set_once_within_the_bytes_a_browser_reads_it_from(offline_build):
+    # A browser looks for the charset in a page's first 1024 bytes; the policy, whose hashes grow with
+    # the page's inline scripts and styles, comes after it (overrides/main.html).
+    for page in pages(offline_build):
+        html = page.read_bytes()
+        declared = re.findall(rb"<meta charset=\"([^\"]+)\">", html)
+        assert declared == [b"utf-8"], f"{page.relative_to(offline_build)}: charset declarations {declared}"
+        assert html.index(b"<meta charset=") < 1024, f"{page.relative_to(offline_build)}: the charset comes past the first 1024 bytes"
+
+
 def test_every_inline_script_is_allowed_by_its_hash_and_nothing_inline_is_left_to_refuse(offline_build):
     for page in pages(offline_build):
         html = page.read_text(encoding="utf-8")
