@@ -161,3 +161,30 @@ def test_once_warmed_no_lesson_reads_its_fixture_again_to_answer(monkeypatch):
         other = next(option.value for option in first.options if option.value != params[first.name])
         answered = json.loads(answer(json.dumps({"lesson": lesson, "params": {**params, first.name: other}})))
         assert answered["ok"], answered
+
+
+def test_the_rehearsal_answers_a_new_view_of_the_authors_demonstration_at_each_step_and_asks_no_lesson(monkeypatch):
+    # The worker rehearses once the engine is ready, a step at a time: a step is one view, never
+    # one a lesson could have cached, and every one is a view the engine could show a reader.
+    from lessonkit import runtime
+    from lessonkit.panel import showcase
+
+    answered = []
+
+    def answering(request: str) -> str:
+        text = answer(request)
+        answered.append((json.loads(request), json.loads(text)))
+        return text
+
+    monkeypatch.setattr(runtime, "answer", answering)
+    steps = runtime.rehearse()
+    for step in range(runtime.REHEARSED_VIEWS):
+        next(steps)
+        assert len(answered) == step + 1, "a step answered more or less than one view"
+    assert next(steps, "done") == "done"
+
+    assert {request["lesson"] for request, _ in answered} == {showcase.LESSON}
+    assert all(reply["ok"] for _, reply in answered), [reply for _, reply in answered if not reply["ok"]]
+    settings = [json.dumps(request["params"], sort_keys=True) for request, _ in answered]
+    assert len(set(settings)) == len(settings), "the rehearsal answered a setting twice"
+    assert all(panel(showcase.LESSON).check(request["params"]) == request["params"] for request, _ in answered)

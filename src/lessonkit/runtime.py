@@ -1,6 +1,6 @@
 """What the browser worker calls: `answer` for every view (parameters in, view out), `count` for a
-view's texts in real tokens, `run` for samples; and `warm`, which the build calls before it takes the
-engine's snapshot.
+view's texts in real tokens, `run` for samples, and `rehearse` once the engine is ready; and `warm`,
+which the build calls before it takes the engine's snapshot.
 
 Requests and answers are JSON text, so the JavaScript side never touches Python objects and the
 same call can later be answered from views the build computed ahead of time.
@@ -9,9 +9,12 @@ same call can later be answered from views the build computed ahead of time.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from itertools import islice
 
 from lessonkit import checks, tokens
 from lessonkit.checks import Refused, json_spelling
+from lessonkit.panel import showcase
 from lessonkit.registry import panel, panel_ids
 from lessonkit.samples import PageSamples, SampleFailed
 
@@ -78,6 +81,26 @@ def warm() -> None:
     """
     for lesson in panel_ids():
         answer(json.dumps({"lesson": lesson, "params": panel(lesson).defaults()}))
+
+
+# How many of the demonstration panel's views the worker answers once the engine is ready.
+REHEARSED_VIEWS = 100
+
+
+def rehearse(views: int = REHEARSED_VIEWS) -> Iterator[None]:
+    """Answer `views` views of the authors' demonstration panel, one per step, and drop them. The
+    worker steps through this once the engine is ready, and answers the reader between steps.
+
+    The snapshot restores an interpreter whose Python has already run (`warm`), but the browser
+    compiles and optimises the interpreter's own WebAssembly afresh for each reader, as it runs.
+    Restored rather than booted, little of it has run when the engine is ready, and a reader's
+    first live answers were the slowest (bench/FINDINGS.md). The demonstration panel runs the
+    same interpreter through the platform's views without asking any lesson: no lesson's cache
+    holds an answer the reader did not ask for.
+    """
+    for params in islice(showcase.settings_fullest_first(), views):
+        answer(json.dumps({"lesson": showcase.LESSON, "params": params, "export": False}))
+        yield
 
 
 # One runner per page, as the build ran each page's samples. The worker outlives a page when the

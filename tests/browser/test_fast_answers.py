@@ -7,6 +7,8 @@
 - Following the site's navigation keeps the page's worker: the next lesson's panel is live at once,
   and Python, already running, answers it without the build's views. The page left behind keeps
   nothing running: no listener on the window, no timeline playing.
+- Once ready, the engine rehearses on the authors' demonstration (lessonkit.runtime.rehearse), and
+  a reader's change that was waiting for Python is answered first.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import pytest
 from playwright.sync_api import expect
 
 from lessonkit.registry import panel, panel_ids
-from tests.browser.harness import RUNTIME, PanelPage, hold_back_the_engine, open_panel, wait_for_engine
+from lessonkit.runtime import REHEARSED_VIEWS
+from tests.browser.harness import ENGINE_BOOT_MS, RUNTIME, PanelPage, hold_back_the_engine, open_panel, wait_for_engine
 
 FINITE = sorted(lesson for lesson in panel_ids() if panel(lesson).finite)
 
@@ -218,6 +221,35 @@ def test_following_the_navigation_keeps_the_engine_and_the_next_panel_is_live_at
     assert page.evaluate("() => window.__sameDocument") is True
     sheets = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map(link => link.href)")
     assert any(sheet.endswith("/assets/lessonkit/lessons/context-compression.css") for sheet in sheets), sheets
+
+
+# The panel's data-answered-by and data-engine-rehearsed, each value in the order the page set it.
+RECORD_ANSWERED_AND_REHEARSED = """(section) => {
+  window.__marks = [];
+  new MutationObserver((records) => {
+    for (const record of records) window.__marks.push(`${record.attributeName}=${section.getAttribute(record.attributeName)}`);
+  }).observe(section, { attributes: true, attributeFilter: ["data-answered-by", "data-engine-rehearsed"] });
+}"""
+
+
+def test_a_change_that_waited_for_python_is_answered_before_the_engine_rehearses(open_context, panel_paths):
+    context = open_context()
+    hold_back_the_engine(context)
+    spec = panel("working-memory")
+    lesson = open_panel(context.new_page(), spec.lesson, panel_paths[spec.lesson], engine=False)
+    # The build holds the views of every first change: the second waits for Python.
+    lesson.choose("Active tenant", "Team B")
+    question = next(control for control in spec.controls if control.name == "question")
+    other = next(option for option in question.options if option.value != question.default)
+    lesson.choose(question.label, other.label)
+    lesson.panel.evaluate(RECORD_ANSWERED_AND_REHEARSED)
+
+    context.unroute(RUNTIME)
+    lesson.expect_view(spec.view({**spec.defaults(), "tenant": "team-b", "question": other.value}))
+    expect(lesson.panel).to_have_attribute("data-engine-rehearsed", str(REHEARSED_VIEWS), timeout=ENGINE_BOOT_MS)
+    # Answered once Python was ready, before the rehearsal's first step: not after all of them.
+    marks = lesson.page.evaluate("() => window.__marks")
+    assert marks.index("data-answered-by=live") < marks.index(f"data-engine-rehearsed={REHEARSED_VIEWS}"), marks
 
 
 SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")

@@ -25,6 +25,8 @@
 //                   {kind: "answer", id, ok: false, error}   the engine refused the request
 //                   {kind: "ranks", stage, encoding, bytes}  real tokens' ranks: "loading" as the worker fetches
 //                                                            them (the first count that needs them), then "ready"
+//                   {kind: "rehearsed", views, seconds, error} once ready, the worker ran runtime.rehearse,
+//                                                            answering the page between its steps; error or null
 // Requests sent while the worker boots wait inside the worker until it is ready.
 // The same protocol, as types both this file and worker.js are checked against: types/protocol.js.
 import { fill } from "./dom.js";
@@ -136,6 +138,8 @@ export class Engine {
     this.progress = null;
     /** @type {{stage: "loading" | "ready", encoding: string, bytes: number} | null} the last the worker said of real tokens' ranks */
     this.ranks = null;
+    /** @type {{views: number, seconds: number} | null} once the worker has rehearsed, after ready (worker.js) */
+    this.rehearsed = null;
     // Bumped for every new worker: Python globals (sample sessions) live and die with a worker.
     this.generation = 0;
     /** @type {Worker | null} */
@@ -421,6 +425,13 @@ export class Engine {
       this.info = { pyodide: data.pyodide, seconds: data.seconds, start: data.start };
       console.debug(`lessonkit: Python engine ready in ${data.seconds.toFixed(1)} s (Pyodide ${data.pyodide}, ${data.start})`);
       this.#setState("ready", null);
+    } else if (data.kind === "rehearsed") {
+      this.rehearsed = { views: data.views, seconds: data.seconds };
+      // Only the first live answers' speed is at stake, so the engine stays ready; but a rehearsal
+      // that stopped is a fault of the engine's, reported where an author looks.
+      if (data.error) console.error(`lessonkit: the engine's rehearsal stopped after ${data.views} views: ${data.error}`);
+      else console.debug(`lessonkit: the engine rehearsed on ${data.views} views in ${data.seconds.toFixed(2)} s`);
+      for (const listener of this.listeners) listener(this);
     } else if (data.kind === "ranks") {
       this.ranks = { stage: data.stage, encoding: data.encoding, bytes: data.bytes };
       for (const listener of this.listeners) listener(this);
@@ -453,6 +464,7 @@ export class Engine {
     this.queued = [];
     this.progress = null;
     this.ranks = null; // a new worker has read no ranks
+    this.rehearsed = null; // nor rehearsed
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const { reject } of waiting) reject(new Error(reason));

@@ -427,6 +427,8 @@ export class Panel {
     const { engine, words } = this;
     this.#showAnsweredBy();
     this.section.dataset.engine = engine.state === "idle" ? "booting" : engine.state;
+    if (engine.rehearsed) this.section.dataset.engineRehearsed = String(engine.rehearsed.views);
+    else delete this.section.dataset.engineRehearsed;
     const pending = this.wanted.key !== this.current.key;
     // Re-render only on a real change: the Retry button must keep focus, and the live region
     // must not repeat itself at every mark.

@@ -7,6 +7,8 @@ platform, declared exactly as a lesson's panel is, not a lesson: the numbers are
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from lessonkit.panel import Choice, Mark, Number, Option, Panel, Params, Playback, Range, Text, Timeline, Toggle, View
 from lessonkit.panel.chart import Bar, Rule, Series, bar_chart, line_chart
 from lessonkit.panel.components import Column, findings, meter, record_table
@@ -99,3 +101,17 @@ PANEL = Panel(
     ),
     draw=draw,
 )
+
+
+def settings_fullest_first() -> Iterator[Params]:
+    """Every setting of the demonstration's turn size, budget and reserve, at each moment from the
+    last turn back to none: the views with the most on them come first. The engine's worker
+    rehearses on them (lessonkit.runtime.rehearse)."""
+    start = PANEL.defaults()
+    budget = PANEL.parameters["budget"]
+    budgets = range(int(budget.minimum), int(budget.maximum) + 1, int(budget.step))
+    for arrived in range(TURNS, -1, -1):
+        for reserve in (False, True):
+            for tokens in budgets:
+                for size in SIZES:
+                    yield {**start, "turn_size": size, "budget": tokens, "reserve": reserve, "time": arrived}

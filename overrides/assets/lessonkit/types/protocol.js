@@ -130,7 +130,18 @@
  * @property {number} bytes
  */
 
-/** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer | Ranks} FromWorker */
+/**
+ * The engine, once ready, rehearsed on `views` views of the authors' demonstration panel
+ * (`lessonkit.runtime.rehearse`) in `seconds`, answering the page between them; `error` says why
+ * it stopped early, or is null.
+ * @typedef {object} Rehearsed
+ * @property {"rehearsed"} kind
+ * @property {number} views
+ * @property {number} seconds
+ * @property {string | null} error
+ */
+
+/** Everything the worker posts to the page. @typedef {Ready | Progress | Failed | Answer | Ranks | Rehearsed} FromWorker */
 
 /**
  * `runtime.answer`'s or `runtime.count`'s JSON, parsed: the view or the count, or the engine's
@@ -145,6 +156,7 @@
  * @property {(request: string) => string} answer
  * @property {(request: string) => string} count
  * @property {(code: string, blockId: string, session: string | undefined, page: string) => string} run
+ * @property {() => {next: () => {done?: boolean}, destroy: () => void}} rehearse  a view at a time
  */
 
 /**
