@@ -37,6 +37,34 @@ def test_a_glossary_terms_definition_shows_when_the_keyboard_reaches_it(page: Pa
     assert first.evaluate("link => document.getElementById(link.getAttribute('aria-describedby')).textContent") == definition("window")
 
 
+def hover_listeners(page: Page, selector: str) -> list[str]:
+    """The mouseenter and mouseleave listeners on the first element `selector` finds."""
+    devtools = page.context.new_cdp_session(page)
+    try:
+        element = devtools.send("Runtime.evaluate", {"expression": f"document.querySelector({selector!r})"})["result"]["objectId"]
+        listeners = devtools.send("DOMDebugger.getEventListeners", {"objectId": element})["listeners"]
+        return sorted(listener["type"] for listener in listeners if listener["type"] in ("mouseenter", "mouseleave"))
+    finally:
+        devtools.detach()
+
+
+def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_claim_its_own_title(page: Page):
+    hold_back_the_engine(page.context)
+    page.goto(LESSON)
+    # The theme's start-up has run once it watches the first term for the pointer (its tooltip).
+    for _ in range(50):
+        if hover_listeners(page, "article a.lk-term"):
+            break
+        page.wait_for_timeout(100)
+    assert hover_listeners(page, "article a.lk-term") == ["mouseenter", "mouseleave"]
+    # A claim keeps the title that says it is checked, and the browser shows it; the theme mounted
+    # no tooltip of its own on it, which would cost its start-up once per claim (bench/FINDINGS.md).
+    assert hover_listeners(page, "article .lk-claim") == []
+    claims = page.locator("article .lk-claim")
+    assert claims.count() > 10
+    assert claims.evaluate_all("spans => spans.filter((span) => !span.title.startsWith('Checked against')).length") == 0
+
+
 def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: Page):
     hold_back_the_engine(page.context)  # the page's Markdown is the build's: Python adds nothing to it
     page.goto(LESSON)

@@ -22,6 +22,13 @@ from lessonkit.authoring.prose import blank, line_of, mask_non_prose
 NOT_A_CLAIM = "-"
 MARKER = re.compile(r"\[\[(?P<text>[^\[\]|\n]+?)\|(?P<expr>[^\n]+?)\]\](?!\])")
 
+# A claim's number is shown in a span whose title says, on hover, that it is checked. The browser's
+# own tooltip shows it: the theme's tooltips (content.tooltips, meant for the glossary's terms) would
+# mount one of their own for every claim, dozens on a lesson, each costing the theme's start-up on
+# every load (bench/FINDINGS.md). The theme mounts none on an element marked data-preview, which on
+# anything but a link means nothing else to it.
+CLAIM_ATTRIBUTES = {"class": "lk-claim", "data-preview": ""}
+
 UNITS = {
     word: value
     for value, word in enumerate(

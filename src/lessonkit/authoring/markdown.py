@@ -12,7 +12,7 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.inlinepatterns import InlineProcessor
 
-from lessonkit.authoring.claims import MARKER, NOT_A_CLAIM
+from lessonkit.authoring.claims import CLAIM_ATTRIBUTES, MARKER, NOT_A_CLAIM
 
 
 class ClaimProcessor(InlineProcessor):
@@ -20,7 +20,7 @@ class ClaimProcessor(InlineProcessor):
         text, expr = match["text"].strip(), match["expr"].strip()
         if expr == NOT_A_CLAIM:
             return text, match.start(0), match.end(0)
-        span = etree.Element("span", {"class": "lk-claim", "title": "Checked against the lesson's engine by the docs tests"})
+        span = etree.Element("span", {**CLAIM_ATTRIBUTES, "title": "Checked against the lesson's engine by the docs tests"})
         span.text = text
         return span, match.start(0), match.end(0)
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lessonkit.authoring.claims import MARKER, NOT_A_CLAIM, Claim, bare_numbers, find_claims, parse_number
+from lessonkit.authoring.claims import CLAIM_ATTRIBUTES, MARKER, NOT_A_CLAIM, Claim, bare_numbers, find_claims, parse_number
 
 log = logging.getLogger("mkdocs.plugins.lessonkit.notebooks")
 CACHE = Path(".cache") / "lessonkit-notebooks"
@@ -178,7 +178,8 @@ def _resolved(source: str) -> str:
         text = match["text"].strip()
         if match["expr"].strip() == NOT_A_CLAIM:
             return text
-        return f'<span class="lk-claim" title="{CLAIM_TITLE}">{text}</span>'
+        attributes = "".join(f' {name}="{value}"' for name, value in {**CLAIM_ATTRIBUTES, "title": CLAIM_TITLE}.items())
+        return f"<span{attributes}>{text}</span>"
 
     return MARKER.sub(written, source)
 
