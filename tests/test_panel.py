@@ -107,6 +107,10 @@ def test_the_worker_call_leaves_the_export_out_when_asked_and_the_rest_is_the_sa
             "panel is 'memory'; allowed: 'context-compaction', 'context-compression', 'tool-result-clearing', 'working-memory', 'control-kinds'",
         ),
         (
+            {"lesson": ["working-memory"], "params": {}},
+            "panel is ['working-memory']; allowed: 'context-compaction', 'context-compression', 'tool-result-clearing', 'working-memory'",
+        ),
+        (
             {"lesson": "context-compression"},
             "a view request is {\"lesson\":\"context-compression\"}; allowed: an object with 'lesson', 'params'",
         ),
@@ -161,6 +165,30 @@ def test_once_warmed_no_lesson_reads_its_fixture_again_to_answer(monkeypatch):
         other = next(option.value for option in first.options if option.value != params[first.name])
         answered = json.loads(answer(json.dumps({"lesson": lesson, "params": {**params, first.name: other}})))
         assert answered["ok"], answered
+
+
+def test_the_engine_finds_a_panel_in_the_registry_once_however_many_of_its_views_are_asked(monkeypatch):
+    # Every view names its panel; the registry finds panels by listing the lessons folder, which the
+    # engine has it do once per panel, not again for each view a reader asks for.
+    import pkgutil
+
+    from lessonkit import runtime
+
+    defaults = panel("working-memory").defaults()
+    views = [{**defaults, "recency_weight": weight} for weight in (0.0, 0.25, 0.5)]
+    listed = []
+    listing = pkgutil.iter_modules
+
+    def counting(*args, **kwargs):
+        listed.append(args)
+        return listing(*args, **kwargs)
+
+    monkeypatch.setattr(pkgutil, "iter_modules", counting)
+    monkeypatch.setattr(runtime, "_answering", {})
+    for params_ in views:
+        reply = json.loads(answer(json.dumps({"lesson": "working-memory", "params": params_, "export": False})))
+        assert reply["ok"], reply
+    assert len(listed) == 1, f"the lessons folder was listed {len(listed)} times for {len(views)} views"
 
 
 def test_the_rehearsal_answers_a_new_view_of_the_authors_demonstration_at_each_step_and_asks_no_lesson(monkeypatch):

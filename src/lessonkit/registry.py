@@ -67,6 +67,12 @@ def panel_ids() -> tuple[str, ...]:
     return lesson_ids() + tuple(PLATFORM_PANELS)
 
 
+def _platform(panel_id: object) -> bool:
+    # A page's request is JSON, so the id may be a list or an object: those are refused by name with
+    # the others, not looked up (where they would fail as unhashable, naming nothing).
+    return isinstance(panel_id, str) and panel_id in PLATFORM_PANELS
+
+
 def panel_module(panel_id: str) -> str:
     """The module that holds the panel `panel_id`'s ``PANEL``, by name, not imported.
 
@@ -78,7 +84,7 @@ def panel_module(panel_id: str) -> str:
         >>> panel_module("context-compression")
         'lessonkit.lessons.context_compression.panel'
     """
-    if panel_id in PLATFORM_PANELS:
+    if _platform(panel_id):
         return PLATFORM_PANELS[panel_id].split(":")[0]
     checks.choice("panel", panel_id, panel_ids())
     return f"{package_name(panel_id)}.panel"
@@ -95,5 +101,5 @@ def panel(panel_id: str) -> Panel:
         >>> panel("working-memory").lesson
         'working-memory'
     """
-    attribute = PLATFORM_PANELS[panel_id].split(":")[1] if panel_id in PLATFORM_PANELS else "PANEL"
+    attribute = PLATFORM_PANELS[panel_id].split(":")[1] if _platform(panel_id) else "PANEL"
     return getattr(import_module(panel_module(panel_id)), attribute)

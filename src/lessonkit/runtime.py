@@ -14,7 +14,7 @@ from itertools import islice
 
 from lessonkit import checks, tokens
 from lessonkit.checks import Refused, json_spelling
-from lessonkit.panel import showcase
+from lessonkit.panel import Panel, showcase
 from lessonkit.registry import panel, panel_ids
 from lessonkit.samples import PageSamples, SampleFailed
 
@@ -34,10 +34,30 @@ def answer(request: str) -> str:
             allowed = "an object with 'lesson', 'params' and optionally 'baseline' and 'export'"
             raise Refused("request", asked, allowed, called="a view request", spell=json_spelling)
         with_export = checks.flag("export", asked.get("export", True), called="a view request's 'export'", spell=json_spelling)
-        view = panel(asked["lesson"]).view(asked["params"], asked.get("baseline"))
+        view = answering(asked["lesson"]).view(asked["params"], asked.get("baseline"))
     except ValueError as error:  # every Refused is a ValueError; json's error too
         return json.dumps({"ok": False, "error": str(error)})
     return json.dumps({"ok": True, "view": view.to_json(export=with_export)})
+
+
+# The panels the engine has answered for, by id. Every request names its panel, and the registry
+# finds a panel by listing the lessons folder: done for every view, that was time a reader waited for
+# nothing (bench/FINDINGS.md). The wheel the worker runs never gains a lesson, so each id is looked
+# up once. The build asks the registry itself, so it finds a lesson an author adds under `mkdocs serve`.
+_answering: dict[str, Panel] = {}
+
+
+def answering(panel_id: object) -> Panel:
+    """The panel named `panel_id`, looked up in the registry the first time only.
+
+    Raises:
+        lessonkit.checks.Refused: No panel has that name; the message lists those that exist.
+    """
+    if isinstance(panel_id, str) and panel_id in _answering:
+        return _answering[panel_id]
+    found = panel(panel_id)  # type: ignore[arg-type]  # the registry refuses anything but a panel's id
+    _answering[str(panel_id)] = found
+    return found
 
 
 def count(request: str) -> str:
@@ -55,7 +75,7 @@ def count(request: str) -> str:
             allowed = "an object with 'lesson', 'params' and optionally 'encoding'"
             raise Refused("request", asked, allowed, called="a count request", spell=json_spelling)
         encoding = tokens.encodings.encoding(asked.get("encoding", tokens.DEFAULT)).name
-        reading = panel(asked["lesson"]).reading(asked["params"])
+        reading = answering(asked["lesson"]).reading(asked["params"])
         counted = sum(tokens.count(text, encoding) for text in reading.texts)
     except ValueError as error:  # every Refused is a ValueError; json's error too
         return json.dumps({"ok": False, "error": str(error)})
