@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from lessonkit.lessons.tool_result_clearing.messages import Message, placeholder_tokens
 from lessonkit.lessons.tool_result_clearing.setting import Clearing
@@ -71,7 +72,7 @@ class Prompt:
     whole: int
     verdicts: tuple[Verdict, ...]
 
-    @property
+    @cached_property  # a prompt never changes, and the run's totals and each view of it ask its weight
     def tokens(self) -> int:
         """The prompt's weight as sent, after clearing."""
         return sum(block.tokens for block in self.blocks)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from lessonkit.checks import Refused
 from lessonkit.lessons.tool_result_clearing.cache import ANTHROPIC_FIVE_MINUTES, CacheUse, Pricing, use_cache
@@ -117,7 +117,9 @@ class Run:
         """The requests in which the agent called tools again because clearing hid their results."""
         return tuple(request for request in self.requests if request.again)
 
-    @property
+    # Worked out once per run: a run never changes, and every view of it reads its totals, in the
+    # status and in the totals table alike.
+    @cached_property
     def totals(self) -> Totals:
         requests = self.requests
         return Totals(
