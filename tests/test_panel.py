@@ -199,12 +199,12 @@ def test_the_rehearsal_answers_a_new_view_of_the_authors_demonstration_at_each_s
 
     answered = []
 
-    def answering(request: str) -> str:
+    def recording(request: str) -> str:
         text = answer(request)
         answered.append((json.loads(request), json.loads(text)))
         return text
 
-    monkeypatch.setattr(runtime, "answer", answering)
+    monkeypatch.setattr(runtime, "answer", recording)
     steps = runtime.rehearse()
     for step in range(runtime.REHEARSED_VIEWS):
         next(steps)
