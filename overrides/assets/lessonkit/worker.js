@@ -48,25 +48,132 @@ async function fetchOk(url, what, init) {
 const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 /**
- * The interpreter's memory from the build's sparse form (snapshot.mjs describes it): the pages
- * that are not all zeros, put back where they were in a zeroed image of the full length.
+ * The interpreter's memory from the build's sparse form (snapshot_memory.mjs describes it): a
+ * zeroed image of the full length, the WebAssembly module's data segments laid where the form
+ * says, then the pages start-up changed put back over them.
  * @param {Uint8Array} sparse
+ * @param {(Uint8Array | null)[]} segments  the module's data segments, in order (null: a passive one)
  */
-function expandMemory(sparse) {
+function expandMemory(sparse, segments) {
   const view = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
   const magic = new TextDecoder().decode(sparse.subarray(0, 8));
-  if (magic !== "LKSPARS1") throw new Error(`the snapshot is not in the build's sparse form (it begins ${JSON.stringify(magic)})`);
+  if (magic !== "LKSPARS2") throw new Error(`the snapshot is not in the build's sparse form (it begins ${JSON.stringify(magic)})`);
   const memory = new Uint8Array(view.getUint32(8, true));
   const count = view.getUint32(12, true);
-  let from = 16 + 8 * count;
+  const laid = view.getUint32(16, true);
+  for (let index = 0; index < laid; index += 1) {
+    const segment = segments[view.getUint32(20 + 8 * index, true)];
+    if (!segment) throw new Error(`the snapshot lays data segment ${view.getUint32(20 + 8 * index, true)}, which the WebAssembly module does not have`);
+    memory.set(segment, view.getUint32(24 + 8 * index, true));
+  }
+  const runsAt = 20 + 8 * laid;
+  let from = runsAt + 8 * count;
   for (let index = 0; index < count; index += 1) {
-    const offset = view.getUint32(16 + 8 * index, true);
-    const length = view.getUint32(20 + 8 * index, true);
+    const offset = view.getUint32(runsAt + 8 * index, true);
+    const length = view.getUint32(runsAt + 4 + 8 * index, true);
     memory.set(sparse.subarray(from, from + length), offset);
     from += length;
   }
   if (from !== sparse.length) throw new Error(`the snapshot's runs cover ${from} of its ${sparse.length} bytes`);
   return memory;
+}
+
+/** Bytes read a few at a time, or passed over, across the chunks of a stream they come in. */
+class ByteReader {
+  /**
+   * @param {ReadableStream<Uint8Array> | null} stream  null: `first` is all there is
+   * @param {Uint8Array} [first]
+   */
+  constructor(stream, first = new Uint8Array(0)) {
+    this.reader = stream?.getReader() ?? null;
+    this.chunk = first;
+    this.at = 0;
+  }
+
+  /** Whether a byte is there to read, reading the next chunk if need be. */
+  async more() {
+    while (this.at >= this.chunk.length) {
+      if (!this.reader) return false;
+      const { done, value } = await this.reader.read();
+      if (done) return false;
+      this.chunk = value;
+      this.at = 0;
+    }
+    return true;
+  }
+
+  async byte() {
+    if (!(await this.more())) throw new Error("the WebAssembly module ended inside a section");
+    return this.chunk[this.at++];
+  }
+
+  /** An unsigned LEB128 number. */
+  async leb() {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = await this.byte();
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value >>> 0;
+  }
+
+  /**
+   * The next `length` bytes, copied out, or (with `keep` false) passed over.
+   * @param {number} length
+   * @param {boolean} keep
+   */
+  async take(length, keep = true) {
+    const out = keep ? new Uint8Array(length) : null;
+    for (let filled = 0; filled < length; ) {
+      if (!(await this.more())) throw new Error("the WebAssembly module ended inside a section");
+      const step = Math.min(length - filled, this.chunk.length - this.at);
+      out?.set(this.chunk.subarray(this.at, this.at + step), filled);
+      this.at += step;
+      filled += step;
+    }
+    return out;
+  }
+}
+
+/**
+ * The data segments of a WebAssembly module, read from its bytes as they stream in: every section
+ * but the data section (the module's last) is passed over, and each segment's bytes are kept, in
+ * order; null for a passive one. Where each goes is the snapshot's to say.
+ * @param {ReadableStream<Uint8Array>} stream
+ * @returns {Promise<(Uint8Array | null)[]>}
+ */
+async function dataSegments(stream) {
+  const module = new ByteReader(stream);
+  await module.take(8, false); // "\0asm" and its version
+  while (await module.more()) {
+    const id = await module.byte();
+    const size = await module.leb();
+    if (id !== 11) {
+      await module.take(size, false);
+      continue;
+    }
+    const section = new ByteReader(null, (await module.take(size)) ?? undefined);
+    const segments = [];
+    for (let count = await section.leb(), index = 0; index < count; index += 1) {
+      const flags = await section.leb();
+      if (flags === 2) await section.leb(); // the memory's index: there is one
+      // The offset's constant expression, passed over up to its end: the snapshot says where each segment goes.
+      if (flags !== 1) {
+        for (let op = await section.byte(); op !== 0x0b; op = await section.byte()) {
+          if (op === 0x41 || op === 0x23) await section.leb(); // i32.const (its sign does not matter here), global.get
+          else if (op !== 0x6a) throw new Error(`a data segment's offset uses the instruction 0x${op.toString(16)}, which the worker does not read`);
+        }
+      }
+      const bytes = await section.take(await section.leb());
+      segments.push(flags === 1 ? null : bytes);
+    }
+    module.reader?.cancel().catch(() => {}); // what follows is for tools, not the memory; Pyodide's half reads on
+    return segments;
+  }
+  throw new Error("the WebAssembly module has no data section");
 }
 
 /**
@@ -305,12 +412,27 @@ async function snapshotTooSlow(response, url, bytes, asked) {
     `its ${(bytes / 1e6).toFixed(1)} MB would take longer to arrive than the start it spares`
   );
 }
+/**
+ * Set while a snapshot is being restored: the address of Pyodide's WebAssembly module, and who
+ * waits for its data segments. Pyodide fetches the module itself, once; its body is split, one
+ * half for Pyodide to compile, the other read for the segments the snapshot leaves out.
+ * @type {{url: string, read: (segments: Promise<(Uint8Array | null)[]>) => void} | null}
+ */
+let moduleData = null;
 const fetchFromTheSite = self.fetch.bind(self);
 /** @type {typeof fetch} */
 self.fetch = async (input, init) => {
   const response = await fetchFromTheSite(input, init);
   downloads?.count(response);
-  return response;
+  if (!moduleData || response.url !== moduleData.url || !response.ok || !response.body) return response;
+  const [forPyodide, forSegments] = response.body.tee();
+  moduleData.read(dataSegments(forSegments));
+  moduleData = null;
+  // Its bytes are decoded already: the headers that described the wire go, its type (which
+  // streaming compilation requires) stays.
+  const headers = new Headers(response.headers);
+  for (const name of ["content-encoding", "content-length"]) headers.delete(name);
+  return new Response(forPyodide, { status: response.status, statusText: response.statusText, headers });
 };
 // Scripts loaded with importScripts (Pyodide's loader and its asm.js) are seen here once complete.
 if (typeof PerformanceObserver === "function") {
@@ -349,8 +471,17 @@ async function boot() {
   const snapshotAsked = performance.now();
   const snapshotResponse =
     snapshotURL && !savingData ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
+  // The module's own data, which the snapshot leaves out, comes with the module when Pyodide fetches it.
+  /** @type {(segments: Promise<(Uint8Array | null)[]>) => void} */
+  let readSegments = () => {};
+  /** @type {Promise<(Uint8Array | null)[]>} */
+  const segments = new Promise((resolve) => {
+    readSegments = resolve;
+  });
   /** @type {Promise<Uint8Array> | null} */
-  let snapshot = snapshotResponse ? snapshotResponse.then(inflate).then(expandMemory) : null;
+  let snapshot = snapshotResponse
+    ? Promise.all([snapshotResponse.then(inflate), segments]).then(([sparse, laid]) => expandMemory(sparse, laid))
+    : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // awaited below; this only stops an early failure being reported twice
@@ -390,13 +521,16 @@ async function boot() {
   let pyodide = null;
   let start = skipped || "started normally";
   if (snapshot) {
+    moduleData = { url: new URL("pyodide.asm.wasm", indexURL).href, read: readSegments };
     try {
-      // Handed over as a promise, so the snapshot downloads while Pyodide compiles its WebAssembly.
+      // Handed over as a promise: Pyodide awaits it once it has asked for its WebAssembly module,
+      // whose data segments the snapshot is then completed with.
       pyodide = await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot, ...log });
       start = "restored from the build's snapshot";
     } catch (error) {
       start = `started normally, because the build's snapshot could not be used (${describe(error)})`;
     }
+    moduleData = null;
   }
   if (!pyodide) pyodide = await loadPyodide({ indexURL, stdLibURL, ...log });
   downloads.starting(); // whatever was not counted (a file served from elsewhere, say), Python has it now

@@ -9,22 +9,18 @@
 // (engine_stdlib.mjs): the interpreter remembers the files of the zip it started with, so the
 // snapshot must be made with the same zip it will be restored with.
 //
-// The snapshot is written in a sparse form, then gzip-compressed (to about a quarter); the worker
-// inflates it with the browser's own DecompressionStream and puts the pages back (worker.js,
-// expandMemory). Two fifths of the interpreter's memory are pages of zeros; left out, there is that
-// much less to inflate in the reader's browser, on the core the page is loading on too. The sparse
-// form, its integers unsigned 32-bit little-endian:
-//   "LKSPARS1"                         8 bytes: what this is, and its version
-//   total, count                       the memory image's length; how many runs follow
-//   count x (offset, length)           runs of 4 KiB pages that are not all zeros, in order
-//   the runs' bytes, one after another
+// The snapshot is written in a sparse form, then gzip-compressed; the worker inflates it with the
+// browser's own DecompressionStream and puts the pages back (worker.js, expandMemory). Two fifths
+// of the interpreter's memory are pages of zeros, and most of the WebAssembly module's own data is
+// as the module lays it: every reader downloads that in pyodide.asm.wasm already. Both are left out
+// (snapshot_memory.mjs describes the form), so there is that much less to download and inflate.
 //
 // A snapshot holds memory, not files: the worker unpacks the wheel again after restoring it, so
 // fixtures and modules not imported here still load.
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
-import { sparse, zeroFreeMemory } from "./snapshot_memory.mjs";
+import { dataSegments, sparseBesideModule, zeroFreeMemory } from "./snapshot_memory.mjs";
 
 const [wheelPath, outputPath, stdlibPath, ...modules] = process.argv.slice(2);
 if (!wheelPath || !outputPath || !stdlibPath || !modules.length) {
@@ -39,4 +35,10 @@ pyodide.runPython(`import importlib\nimportlib.invalidate_caches()\n${modules.ma
 // Every lesson's opening view answered once: fixtures read, first-use work done, all in memory.
 pyodide.runPython("import lessonkit.runtime\nlessonkit.runtime.warm()");
 zeroFreeMemory(pyodide._module);
-writeFileSync(outputPath, gzipSync(sparse(pyodide.makeMemorySnapshot()), { level: 9 }));
+const snapshot = pyodide.makeMemorySnapshot();
+// Pyodide's snapshot is its header, whose length is its second word, then the memory.
+const memoryAt = new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
+// The module the site ships beside its Pyodide, which is this one (the build copies it).
+const wasm = new Uint8Array(readFileSync(new URL("pyodide.asm.wasm", import.meta.resolve("pyodide"))));
+const segments = dataSegments(wasm, pyodide._module.___memory_base.value);
+writeFileSync(outputPath, gzipSync(sparseBesideModule(snapshot, memoryAt, segments), { level: 9 }));

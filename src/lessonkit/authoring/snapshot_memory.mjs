@@ -1,7 +1,8 @@
 // The build's snapshot of the interpreter's memory, made smaller: the memory Python has freed is
-// filled with zeros first, and the image is written without its pages of zeros (the sparse form
-// snapshot.mjs describes, which worker.js reads back). A module of its own so that the tests can
-// hold each step to what it promises without making a whole snapshot.
+// filled with zeros first, and the image is written without the pages that are zeros or still the
+// WebAssembly module's own data (the sparse form described below, which worker.js reads back). A
+// module of its own so that the tests can hold each step to what it promises without making a
+// whole snapshot.
 
 /**
  * Zeros in the memory the interpreter has freed. Freed memory keeps whatever it last held, and the
@@ -30,24 +31,117 @@ export function zeroFreeMemory(module) {
   if (module.HEAPU8.length !== memory) throw new Error(`zeroing the freed memory grew it from ${memory} to ${module.HEAPU8.length} bytes`);
 }
 
-/** `memory` without its pages of zeros, in the sparse form snapshot.mjs describes. */
-export function sparse(memory) {
+/**
+ * The WebAssembly module's data segments, in order: for each active one, its bytes and the memory
+ * address instantiating the module writes them at, its offset evaluated with `memoryBase` (the
+ * module's `__memory_base`, the one global such an offset reads); null for a passive one, which the
+ * module writes itself, later. Read from the module's bytes, as the worker reads them (worker.js,
+ * dataSegments).
+ * @param {Uint8Array} wasm
+ * @param {number} memoryBase
+ * @returns {({address: number, bytes: Uint8Array} | null)[]}
+ */
+export function dataSegments(wasm, memoryBase) {
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = wasm[at++];
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value >>> 0;
+  };
+  const signed = () => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = wasm[at++];
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return shift < 32 && byte & 0x40 ? value | (-1 << shift) : value;
+  };
+  // A constant expression of the kind Emscripten writes for a segment's offset.
+  const offset = () => {
+    const stack = [];
+    for (let op = wasm[at++]; op !== 0x0b; op = wasm[at++]) {
+      if (op === 0x41) stack.push(signed());
+      else if (op === 0x23) (leb(), stack.push(memoryBase));
+      else if (op === 0x6a) stack.push(stack.pop() + stack.pop());
+      else throw new Error(`a data segment's offset uses the instruction 0x${op.toString(16)}, which this reader does not evaluate`);
+    }
+    return stack.pop();
+  };
+  while (at < wasm.length) {
+    const id = wasm[at++];
+    const size = leb();
+    if (id !== 11) {
+      at += size;
+      continue;
+    }
+    const segments = [];
+    for (let count = leb(), index = 0; index < count; index += 1) {
+      const flags = leb();
+      if (flags === 2) leb(); // the memory's index: there is one
+      const address = flags === 1 ? null : offset();
+      const length = leb();
+      segments.push(address === null ? null : { address, bytes: wasm.subarray(at, at + length) });
+      at += length;
+    }
+    return segments;
+  }
+  throw new Error("the WebAssembly module has no data section");
+}
+
+/**
+ * A snapshot without the pages that are as they were before start-up: zeros, or the module's own
+ * data, which the worker reads from the module it downloads anyway. The snapshot's memory begins
+ * at byte `memoryAt` (Pyodide's header comes first). The second sparse form, its integers unsigned
+ * 32-bit little-endian:
+ *   "LKSPARS2"                          8 bytes
+ *   total, count, segments              the image's length; how many runs; how many segments are laid in
+ *   segments x (index, offset)          each active data segment of the module, by its index, and where
+ *                                       in the image its bytes go
+ *   count x (offset, length)            runs of 4 KiB pages that differ from zeros and those segments
+ *   the runs' bytes, one after another
+ * @param {Uint8Array} image
+ * @param {number} memoryAt
+ * @param {({address: number, bytes: Uint8Array} | null)[]} segments
+ */
+export function sparseBesideModule(image, memoryAt, segments) {
+  const before = new Uint8Array(image.length);
+  const laid = [];
+  segments.forEach((segment, index) => {
+    if (!segment) return;
+    before.set(segment.bytes, memoryAt + segment.address);
+    laid.push([index, memoryAt + segment.address]);
+  });
   const PAGE = 4096;
   const runs = [];
-  for (let offset = 0; offset < memory.length; offset += PAGE) {
-    const page = memory.subarray(offset, Math.min(offset + PAGE, memory.length));
-    if (page.every((byte) => byte === 0)) continue;
+  for (let offset = 0; offset < image.length; offset += PAGE) {
+    const end = Math.min(offset + PAGE, image.length);
+    if (Buffer.compare(image.subarray(offset, end), before.subarray(offset, end)) === 0) continue;
     const last = runs[runs.length - 1];
-    if (last && last.offset + last.length === offset) last.length += page.length;
-    else runs.push({ offset, length: page.length });
+    if (last && last.offset + last.length === offset) last.length += end - offset;
+    else runs.push({ offset, length: end - offset });
   }
-  const header = new DataView(new ArrayBuffer(16 + 8 * runs.length));
-  new TextEncoder().encodeInto("LKSPARS1", new Uint8Array(header.buffer, 0, 8));
-  header.setUint32(8, memory.length, true);
+  const header = new DataView(new ArrayBuffer(20 + 8 * laid.length + 8 * runs.length));
+  new TextEncoder().encodeInto("LKSPARS2", new Uint8Array(header.buffer, 0, 8));
+  header.setUint32(8, image.length, true);
   header.setUint32(12, runs.length, true);
-  runs.forEach(({ offset, length }, index) => {
-    header.setUint32(16 + 8 * index, offset, true);
-    header.setUint32(20 + 8 * index, length, true);
+  header.setUint32(16, laid.length, true);
+  laid.forEach(([index, offset], at) => {
+    header.setUint32(20 + 8 * at, index, true);
+    header.setUint32(24 + 8 * at, offset, true);
   });
-  return Buffer.concat([new Uint8Array(header.buffer), ...runs.map(({ offset, length }) => memory.subarray(offset, offset + length))]);
+  const from = 20 + 8 * laid.length;
+  runs.forEach(({ offset, length }, at) => {
+    header.setUint32(from + 8 * at, offset, true);
+    header.setUint32(from + 4 + 8 * at, length, true);
+  });
+  return Buffer.concat([new Uint8Array(header.buffer), ...runs.map(({ offset, length }) => image.subarray(offset, offset + length))]);
 }
