@@ -424,7 +424,9 @@ const fetchFromTheSite = self.fetch.bind(self);
 self.fetch = async (input, init) => {
   const response = await fetchFromTheSite(input, init);
   downloads?.count(response);
-  if (!moduleData || response.url !== moduleData.url || !response.ok || !response.body) return response;
+  // Matched by the address asked for, not the answer's: a host may redirect it.
+  const asked = () => new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
+  if (!moduleData || asked() !== moduleData.url || !response.ok || !response.body) return response;
   const [forPyodide, forSegments] = response.body.tee();
   moduleData.read(dataSegments(forSegments));
   moduleData = null;
