@@ -43,7 +43,8 @@ export function zeroFreeMemory(module) {
  */
 export function dataSegments(wasm, memoryBase) {
   let at = 8;
-  const leb = () => {
+  // A LEB128 number's bits, and whether its last byte marks it negative when it is read as signed.
+  const leb128 = () => {
     let value = 0;
     let shift = 0;
     let byte;
@@ -52,18 +53,12 @@ export function dataSegments(wasm, memoryBase) {
       value |= (byte & 0x7f) << shift;
       shift += 7;
     } while (byte & 0x80);
-    return value >>> 0;
+    return { value, shift, negative: shift < 32 && (byte & 0x40) !== 0 };
   };
+  const leb = () => leb128().value >>> 0;
   const signed = () => {
-    let value = 0;
-    let shift = 0;
-    let byte;
-    do {
-      byte = wasm[at++];
-      value |= (byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return shift < 32 && byte & 0x40 ? value | (-1 << shift) : value;
+    const { value, shift, negative } = leb128();
+    return negative ? value | (-1 << shift) : value;
   };
   // A constant expression of the kind Emscripten writes for a segment's offset.
   const offset = () => {
