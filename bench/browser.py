@@ -66,11 +66,11 @@ def engine_downloads(site: Path) -> dict[str, int]:
     return {_site_path(site, manifest.parent / address): size for address, size in declared.items()}
 
 
-def engine_snapshot(site: Path) -> str | None:
-    """The URL path of the build's snapshot (runtime.json's `snapshot`), which the worker may leave out."""
+def engine_snapshot(site: Path) -> set[str]:
+    """The URL paths of the build's snapshot, in its parts (runtime.json's `snapshot`), which the worker may leave out."""
     manifest = site / "assets" / "lessonkit" / "runtime.json"
-    address = json.loads(manifest.read_text(encoding="utf-8")).get("snapshot") if manifest.is_file() else None
-    return _site_path(site, manifest.parent / address) if address else None
+    addresses = json.loads(manifest.read_text(encoding="utf-8")).get("snapshot", []) if manifest.is_file() else []
+    return {_site_path(site, manifest.parent / address) for address in ([addresses] if isinstance(addresses, str) else addresses)}
 
 
 def _site_path(site: Path, file: Path) -> str:
@@ -323,8 +323,7 @@ class Browser:
         moves = page.evaluate("(lesson) => window.__lkBench.progress.filter((entry) => entry.lesson === lesson)", lesson)
         answered_by = page.locator(f'section.lk-panel[data-lesson="{lesson}"] .lk-answered-by').first.text_content() or ""
         declared = engine_downloads(self.site)
-        snapshot = engine_snapshot(self.site)
-        left_out = {snapshot} if snapshot and "without the build's snapshot" in answered_by else set()
+        left_out = engine_snapshot(self.site) if "without the build's snapshot" in answered_by else set()
         used = {path: size for path, size in declared.items() if path not in left_out}
         gets = [each for each in sent["files"] if each["method"] == "GET"]
         files = [each for each in gets if urlsplit(each["path"]).path in used]

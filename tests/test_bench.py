@@ -77,6 +77,7 @@ def test_the_host_gzips_text_scripts_json_svg_and_webassembly(name):
     "name",
     [
         "lessonkit.snapshot.gz",
+        "lessonkit.snapshot.2.gz",
         "python_stdlib.zip",
         "lessonkit-0.1.0-py3-none-any.whl",
         "site.tar",

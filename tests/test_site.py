@@ -201,9 +201,9 @@ DATED = {"sitemap.xml", "sitemap.xml.gz"}
 # The engine's memory snapshot is a dump of an interpreter's memory after it ran: where objects lie and
 # the interpreter's hash secret change with every run, so two snapshots of one commit differ byte for
 # byte. What it restores is checked in the browser tests instead (the same views and samples).
-MEMORY = {"assets/snapshots/lessonkit.snapshot.gz"}
-# The engine's manifest declares the bytes of each file the engine downloads, the snapshot's among
-# them: it differs by that figure alone, which must be each build's own snapshot's size.
+MEMORY = {"assets/snapshots/lessonkit.snapshot.1.gz", "assets/snapshots/lessonkit.snapshot.2.gz"}
+# The engine's manifest declares the bytes of each file the engine downloads, the snapshot's parts
+# among them: it differs by those figures alone, which must be each build's own parts' sizes.
 MANIFEST = "assets/lessonkit/runtime.json"
 # The service worker lists every file of its build with its digest, and a version made of them all:
 # it differs where the files above differ, and each build's must describe that build's own files.
@@ -223,12 +223,12 @@ def same_but_the_snapshots_size(one: Path, other: Path) -> None:
     manifests = []
     for site in (one, other):
         manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
-        snapshot = (site / MANIFEST).parent / manifest["snapshot"]
-        assert manifest["downloads"].pop(manifest["snapshot"]) == snapshot.stat().st_size, (
-            f"{site}'s manifest misstates its snapshot's size"
-        )
+        for part in manifest["snapshot"]:
+            assert manifest["downloads"].pop(part) == ((site / MANIFEST).parent / part).stat().st_size, (
+                f"{site}'s manifest misstates the size of its snapshot's part {part}"
+            )
         manifests.append(manifest)
-    assert manifests[0] == manifests[1], "the engine's manifest differs in more than the snapshot's size"
+    assert manifests[0] == manifests[1], "the engine's manifest differs in more than the sizes of the snapshot's parts"
 
 
 def wheel_files(wheel: Path) -> dict[str, bytes]:
@@ -278,7 +278,7 @@ def test_the_service_worker_keeps_every_file_of_its_build_each_with_its_digest(o
         assert digest == (None if name == "sitemap.xml" else offline.digest(path.read_bytes())), f"{name}: listed with another digest"
     assert not listed, f"the service worker lists files the build did not write: {sorted(listed)}"
     # Pages by their folder, as the course's links ask for them; the engine's files among the rest.
-    assert {"./", "lessons/context-compression/", "assets/pyodide/pyodide.asm.wasm", "assets/snapshots/lessonkit.snapshot.gz"} <= {
+    assert {"./", "lessons/context-compression/", "assets/pyodide/pyodide.asm.wasm", *MEMORY} <= {
         address for address, _, _ in course["files"]
     }
     assert course["serving"] is False and course["bytes"] == sum(size for _, size, _ in course["files"])

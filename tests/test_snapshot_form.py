@@ -4,24 +4,47 @@ pages that are zeros or still the WebAssembly module's own data.
 snapshot.mjs writes it and worker.js reads it back; tests/js/snapshot-memory.test.mjs puts a
 snapshot back from its form and the module's data segments, byte for byte, and the browser tests
 prove the round trip in the reader's browser (the engine says it restored the snapshot). Here: the
-shipped file is that form, its runs are well made, and it lays the module's data inside the image.
+shipped parts are one gzip stream of that form, its runs are well made, and it lays the module's
+data inside the image.
 """
 
 import gzip
+import json
 import struct
+import zlib
 from pathlib import Path
 
 import pytest
 
-SNAPSHOT = Path(__file__).resolve().parents[1] / "site" / "assets" / "snapshots" / "lessonkit.snapshot.gz"
+from lessonkit.authoring.site_hooks import SNAPSHOT_FIRST_PART
+
+ASSETS = Path(__file__).resolve().parents[1] / "site" / "assets"
 PAGE = 4096
 
 
 @pytest.fixture(scope="module")
-def sparse() -> bytes:
-    if not SNAPSHOT.is_file():
-        pytest.fail(f"{SNAPSHOT} is missing: run make site", pytrace=False)
-    return gzip.decompress(SNAPSHOT.read_bytes())
+def parts() -> list[bytes]:
+    manifest = ASSETS / "lessonkit" / "runtime.json"
+    if not manifest.is_file():
+        pytest.fail(f"{manifest} is missing: run make site", pytrace=False)
+    return [(manifest.parent / part).read_bytes() for part in json.loads(manifest.read_text(encoding="utf-8"))["snapshot"]]
+
+
+@pytest.fixture(scope="module")
+def sparse(parts) -> bytes:
+    return gzip.decompress(b"".join(parts))
+
+
+def test_the_snapshot_ships_as_one_gzip_stream_whose_first_part_the_link_is_judged_on(parts):
+    # Two files: the worker asks for the second only once the first has shown the link fast enough.
+    assert len(parts) == 2, f"the snapshot ships in {len(parts)} parts"
+    assert len(parts[0]) == SNAPSHOT_FIRST_PART
+    # The first part alone is a gzip stream cut short, not a whole one: the worker inflates the parts as one.
+    inflating = zlib.decompressobj(wbits=31)
+    inflating.decompress(parts[0])
+    assert not inflating.eof, "the first part is a whole gzip stream: the second would be another"
+    inflating.decompress(parts[1])
+    assert inflating.eof and not inflating.unused_data, "the two parts are not one gzip stream, ending where the second ends"
 
 
 def form_of(sparse: bytes) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]], bytes]:

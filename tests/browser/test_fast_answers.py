@@ -252,7 +252,7 @@ def test_a_change_that_waited_for_python_is_answered_before_the_engine_rehearses
     assert marks.index("data-answered-by=live") < marks.index(f"data-engine-rehearsed={REHEARSED_VIEWS}"), marks
 
 
-SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")
+SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.\d+\.gz$")
 
 
 def test_the_engine_restores_the_builds_snapshot_and_still_reads_files_it_had_not_read(reader, panel_paths):
@@ -281,13 +281,23 @@ def test_a_sample_may_import_what_the_engines_standard_library_left_out(reader, 
     expect(page.locator(".lk-sample").first.locator(".result")).to_have_text("0.75")
 
 
-def test_without_the_snapshot_the_engine_starts_normally_and_says_why(open_context, panel_paths):
+@pytest.mark.parametrize("part", [1, 2], ids=["its first part", "its second part"])
+def test_without_the_snapshot_the_engine_starts_normally_and_says_why(open_context, panel_paths, part):
+    # The second part is asked for only once the first has come fast enough: its failure is found
+    # while the snapshot is being read, and said as plainly as the first's.
     context = open_context()
-    context.route(SNAPSHOT, lambda route: route.fulfill(status=404, body="gone"))
-    lesson = open_panel(context.new_page(), "context-compression", panel_paths["context-compression"])
+    missing = re.compile(rf".*/assets/snapshots/lessonkit\.snapshot\.{part}\.gz$")
+    context.route(missing, lambda route: route.fulfill(status=404, body="gone"))
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.rsplit("/", 1)[-1]) if SNAPSHOT.match(request.url) else None)
+    lesson = open_panel(page, "context-compression", panel_paths["context-compression"])
     expect(lesson.panel.locator(".lk-answered-by")).to_contain_text(
-        "started normally, because the build's snapshot could not be used (the engine's snapshot could not be fetched"
+        "started normally, because the build's snapshot could not be used (the engine's snapshot could not be fetched from "
     )
+    expect(lesson.panel.locator(".lk-answered-by")).to_contain_text(f"lessonkit.snapshot.{part}.gz (HTTP 404))")
+    # Without its first part the rest of the snapshot is of no use, and is not downloaded.
+    assert asked == ["lessonkit.snapshot.1.gz", "lessonkit.snapshot.2.gz"][:part], asked
     spec = panel("context-compression")
     lesson.button(spec.words.capture).click()  # a view with a baseline is never precomputed: Python answers it
     lesson.choose("Policy", "Summarize older turns")
@@ -359,6 +369,8 @@ def test_over_a_slow_connection_the_engine_leaves_the_snapshot_out_and_its_bar_c
     page = context.new_page()
     stopped: list[str] = []
     page.on("requestfailed", lambda request: stopped.append(request.url) if SNAPSHOT.match(request.url) else None)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if SNAPSHOT.match(request.url) else None)
     devtools = context.new_cdp_session(page)
     devtools.send(
         "Network.emulateNetworkConditions",
@@ -366,7 +378,7 @@ def test_over_a_slow_connection_the_engine_leaves_the_snapshot_out_and_its_bar_c
     )
     manifest = json.loads((site_dir / "assets" / "lessonkit" / "runtime.json").read_text(encoding="utf-8"))
     declared = sum(manifest["downloads"].values())
-    without = declared - manifest["downloads"][manifest["snapshot"]]
+    without = declared - sum(manifest["downloads"][part] for part in manifest["snapshot"])
 
     # Not the page's load event: its deferred scripts, asked for at low priority, share the throttled
     # link and the host's six connections with the engine's megabytes, and once in a full run the
@@ -386,6 +398,8 @@ def test_over_a_slow_connection_the_engine_leaves_the_snapshot_out_and_its_bar_c
     wait_for_engine(lesson)
     expect(lesson.panel.locator(".lk-answered-by")).to_contain_text("started normally, without the build's snapshot: at the pace it came")
     assert stopped, "the worker never asked for the snapshot, or let it download whole"
+    # Judged on the first part, which was stopped: the rest was never asked for.
+    assert [url.rsplit("/", 1)[-1] for url in asked] == ["lessonkit.snapshot.1.gz"], asked
     assert without in totals, f"the bar's totals {sorted(totals)} never became the files' bytes without the snapshot, {without}"
     assert max(totals) <= declared
 

@@ -235,14 +235,14 @@ def test_a_new_build_replaces_the_kept_course_whole_on_the_readers_next_visit(a_
 
 def test_a_build_that_arrives_in_part_leaves_the_kept_course_working(a_reader, host, site_dir, build, panel_paths):
     lesson_path = sorted(panel_paths.values())[0]
-    partial = build("Partial", missing="assets/snapshots/lessonkit.snapshot.gz")
+    partial = build("Partial", missing="assets/snapshots/lessonkit.snapshot.2.gz")
     page = a_reader(expected_errors=("404",))
     page.goto("/")
     keeps_the_course(page, site_dir)
 
     host.deploy(partial)
     page.reload()
-    expect(status(page)).to_have_text(said("offline_failed_kept", reason="assets/snapshots/lessonkit.snapshot.gz answered HTTP 404"))
+    expect(status(page)).to_have_text(said("offline_failed_kept", reason="assets/snapshots/lessonkit.snapshot.2.gz answered HTTP 404"))
     assert kept_caches(page) == [cache_of(site_dir)]
 
     # With no network, the course kept before still opens (its engine offline is the first test's).

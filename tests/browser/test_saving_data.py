@@ -18,7 +18,7 @@ from tests.browser.harness import RUNTIME, PanelPage, open_panel, wait_for_engin
 from tests.browser.test_every_panel import another_value, set_control, settings
 
 WORKER = re.compile(r".*/assets/lessonkit/worker\.js$")
-SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.gz$")
+SNAPSHOT = re.compile(r".*/assets/snapshots/lessonkit\.snapshot\.\d+\.gz$")
 
 
 def saving_data(open_context) -> tuple[Page, list[str], CDPSession]:

@@ -177,12 +177,48 @@ async function dataSegments(stream) {
 }
 
 /**
- * The bytes of a gzip-compressed response, inflated by the browser itself.
- * @param {Response} response
+ * One gzip stream that comes in parts, each the body of a response, inflated by the browser itself.
+ * Each part is awaited only once the one before it has been read whole, but should be asked for
+ * earlier: it is a function, called when its turn comes, returning the answer already on its way.
+ * The inflated bytes are read here, not through a Response, which would report a part that could not
+ * be fetched only as a failed fetch, without saying which part or why.
+ * @param {(() => Promise<Response>)[]} parts
  */
-async function inflate(response) {
-  if (!response.body) throw new Error(`${response.url} came without a body`);
-  return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+async function inflate(parts) {
+  let next = 0;
+  /** @type {ReadableStreamDefaultReader<Uint8Array> | null} */
+  let part = null;
+  const joined = new ReadableStream({
+    async pull(controller) {
+      for (;;) {
+        if (!part) {
+          if (next === parts.length) return controller.close();
+          const response = await parts[next++]();
+          if (!response.body) throw new Error(`${response.url} came without a body`);
+          part = response.body.getReader();
+        }
+        const { done, value } = await part.read();
+        if (!done) return controller.enqueue(value);
+        part = null;
+      }
+    },
+  });
+  const reader = joined.pipeThrough(new DecompressionStream("gzip")).getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /**
@@ -366,16 +402,18 @@ const TRIALS = 3;
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Null when the build's snapshot (`bytes` long, being fetched from `url` since `asked`, on the
- * worker's clock) is worth waiting for, or why not, as the panel says it: at the pace the link
- * brings the engine's files, the rest of the snapshot would take longer to arrive than the start it spares.
- * @param {Promise<Response>} response
+ * Null when the build's snapshot (`bytes` long in all, its first part being fetched from `url`
+ * since `asked`, on the worker's clock) is worth waiting for, or why not, as the panel says it: at
+ * the pace the link brings the engine's files, the rest of the snapshot would take longer to arrive
+ * than the start it spares.
+ * @param {Promise<Response>} response  the first part's
  * @param {string} url
  * @param {number} bytes
  * @param {number} asked
  */
 async function snapshotTooSlow(response, url, bytes, asked) {
   if (!downloads || !bytes) return null;
+  // Watched until the trial's end, or the first part's, whichever comes first.
   const whole = downloads.whole(url);
   try {
     await response;
@@ -396,10 +434,11 @@ async function snapshotTooSlow(response, url, bytes, asked) {
     const from = performance.now();
     const before = downloads.received;
     await Promise.race([whole, wait(SNAPSHOT_TRIAL_MS)]);
-    if ((downloads.arrived[url] ?? 0) >= bytes) return null;
     const now = performance.now();
     const took = now - from;
-    perSecond = Math.max((downloads.received - before) / (took / 1000), downloads.received / ((now - asked) / 1000));
+    // A first part that had all come before the trial began leaves the trial nothing to time.
+    const overTrial = took > 0 ? (downloads.received - before) / (took / 1000) : 0;
+    perSecond = Math.max(overTrial, downloads.received / ((now - asked) / 1000));
     if (perSecond > 0 && (bytes - (downloads.arrived[url] ?? 0)) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
     // A trial in which something came, timed by a timer that fired on time, saw the link: its pace
     // stands. One in which nothing came, or whose timer fired late, saw a worker or a host held up:
@@ -463,16 +502,25 @@ async function boot() {
     say,
   );
   // The snapshot is the largest download and has to be unpacked before Pyodide can restore it,
-  // so it starts first; the wheel is needed only once Pyodide runs. A connection that asks to save
-  // data never downloads it: the reader asked for the engine, not for the quickest start at any price.
-  const snapshotURL = manifest.snapshot ? new URL(manifest.snapshot, manifestURL).href : null;
+  // so it starts first; the wheel is needed only once Pyodide runs. It comes in parts (site_hooks.py):
+  // the first is asked for at once, and the link is judged while it comes; the rest only once the
+  // snapshot has proved worth its wait. A connection that asks to save data never downloads it: the
+  // reader asked for the engine, not for the quickest start at any price.
+  const snapshotURLs = [manifest.snapshot ?? []].flat().map((address) => new URL(address, manifestURL).href);
+  const [snapshotURL = null, ...restURLs] = snapshotURLs;
   // The page that asked for the engine named it so (engine.js): it asked the question the reader's setting answers.
   const savingData = self.name.split(" ").includes("saving-data");
-  if (snapshotURL && savingData) downloads.leaveOut(snapshotURL);
+  if (savingData) for (const url of snapshotURLs) downloads.leaveOut(url);
   const stopSnapshot = new AbortController();
   const snapshotAsked = performance.now();
   const snapshotResponse =
     snapshotURL && !savingData ? fetchOk(snapshotURL, "the engine's snapshot", { signal: stopSnapshot.signal }) : null;
+  /** @type {(answers: Promise<Response>[]) => void} */
+  let askRest = () => {};
+  /** @type {Promise<Promise<Response>[]>} the answers for the rest of the snapshot's parts, once asked for */
+  const restOfSnapshot = new Promise((resolve) => {
+    askRest = resolve;
+  });
   // The module's own data, which the snapshot leaves out, comes with the module when Pyodide fetches it.
   /** @type {(segments: Promise<(Uint8Array | null)[]>) => void} */
   let readSegments = () => {};
@@ -482,7 +530,10 @@ async function boot() {
   });
   /** @type {Promise<Uint8Array> | null} */
   let snapshot = snapshotResponse
-    ? Promise.all([snapshotResponse.then(inflate), segments]).then(([sparse, laid]) => expandMemory(sparse, laid))
+    ? Promise.all([
+        inflate([() => snapshotResponse, ...restURLs.map((_, index) => () => restOfSnapshot.then((answers) => answers[index]))]),
+        segments,
+      ]).then(([sparse, laid]) => expandMemory(sparse, laid))
     : null;
   snapshot?.catch(() => {}); // reported through loadPyodide's own failure below
   const wheel = fetchOk(new URL(manifest.wheel, manifestURL), "the lessonkit wheel").then((r) => r.arrayBuffer());
@@ -506,12 +557,22 @@ async function boot() {
     snapshotURL && savingData
       ? "started normally, without the build's snapshot, because the connection asks to save data"
       : snapshotURL && snapshotResponse
-        ? await snapshotTooSlow(snapshotResponse, snapshotURL, downloads.declared[snapshotURL] ?? 0, snapshotAsked)
+        ? await snapshotTooSlow(
+            snapshotResponse,
+            snapshotURL,
+            snapshotURLs.reduce((sum, url) => sum + (downloads?.declared[url] ?? 0), 0),
+            snapshotAsked,
+          )
         : null;
-  if (skipped && snapshotURL && snapshotResponse) {
+  if (skipped && snapshotResponse) {
     stopSnapshot.abort();
-    downloads.leaveOut(snapshotURL);
+    for (const url of snapshotURLs) downloads.leaveOut(url);
     snapshot = null;
+  } else if (snapshotResponse) {
+    // Asked for only once the first part's answer has come: a first part that could not be fetched makes the rest useless.
+    const answers = restURLs.map((url) => snapshotResponse.then(() => fetchOk(url, "the engine's snapshot", { signal: stopSnapshot.signal })));
+    for (const answer of answers) answer.catch(() => {}); // reported when the snapshot is read, through Pyodide's start
+    askRest(answers);
   }
   const log = {
     // Python's own start-up chatter is not an error; samples capture their output in Python.

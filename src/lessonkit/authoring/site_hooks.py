@@ -38,6 +38,14 @@ from lessonkit.authoring.samples import check_placement, find_samples, without_l
 from lessonkit.samples import PageSamples, SampleFailed
 
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# The snapshot ships as one gzip stream cut into two files. The worker judges the link while the
+# first part comes and asks for the second only when the snapshot is worth its wait, so a slow link
+# carries no more of it than the first part (bench/FINDINGS.md). Files, not byte ranges of one: every
+# host serves a file whole, and every cache keeps it whole. The first part is large enough that the
+# worker's trial is over before it ends on a link where the snapshot pays, and small enough that a
+# link where it does not pay wastes little on it.
+SNAPSHOT_PARTS = ("lessonkit.snapshot.1.gz", "lessonkit.snapshot.2.gz")
+SNAPSHOT_FIRST_PART = 1 << 20
 
 
 def on_pre_build(config: Any) -> None:
@@ -184,14 +192,17 @@ def on_post_build(config: Any) -> None:
     ranks = ship_ranks(root, assets / "tokens")
     wheel = build_wheel(root, assets / "wheels")
     snapshot = assets / "snapshots" / "lessonkit.snapshot.gz"
+    parts = [assets / "snapshots" / name for name in SNAPSHOT_PARTS]
     full_stdlib, stdlib = assets / "pyodide" / "python_stdlib.zip", assets / "snapshots" / "python_stdlib.zip"
     engine = engine_key(assets / "wheels" / wheel, pyodide_version)
     kept = KeptEngine(root / ".cache" / "lessonkit-engine", on=switched_on())
     if not kept.put_back(engine, assets):
         trim_stdlib(root, assets / "wheels" / wheel, full_stdlib, stdlib)
         make_snapshot(root, assets / "wheels" / wheel, snapshot, stdlib)
+        parts = split_snapshot(snapshot, parts)
         views = write_precomputed_views(assets)
-        kept.keep(engine, assets, [snapshot, stdlib, *views])
+        kept.keep(engine, assets, [*parts, stdlib, *views])
+    parts = [part for part in parts if part.is_file()]
     # The engine starts with the standard library trimmed to what it uses; Pyodide's own, whole, stays
     # beside Pyodide for a sample that imports more (and for the bench's bare boot).
     pyodide_files = [assets / "pyodide" / name for name in PYODIDE_FILES if name != full_stdlib.name]
@@ -199,10 +210,10 @@ def on_post_build(config: Any) -> None:
         "pyodide": "../pyodide/",
         "pyodide_version": pyodide_version,
         "wheel": f"../wheels/{wheel}",
-        "snapshot": f"../snapshots/{snapshot.name}",
+        "snapshot": [f"../snapshots/{part.name}" for part in parts],
         "stdlib": f"../snapshots/{stdlib.name}",
         "stdlib_rest": {"zip": f"../pyodide/{full_stdlib.name}", "modules": rest_of_stdlib(full_stdlib, stdlib)},
-        "downloads": engine_downloads(assets, [*pyodide_files, stdlib, snapshot, assets / "wheels" / wheel]),
+        "downloads": engine_downloads(assets, [*pyodide_files, stdlib, *parts, assets / "wheels" / wheel]),
         # Fetched only when a real count is asked for, never to start: each encoding's ranks and their bytes.
         "ranks": {name: {"url": f"../{path.relative_to(assets).as_posix()}", "bytes": path.stat().st_size} for name, path in ranks.items()},
     }
@@ -239,6 +250,21 @@ def make_snapshot(root: Path, wheel: Path, target: Path, stdlib: Path) -> Path:
     modules = ["lessonkit.runtime", *sorted({panel_module(lesson) for lesson in panel_ids()})]
     _node(root, "snapshot.mjs", str(wheel), str(target), str(stdlib), *modules, making="the engine's snapshot")
     return target
+
+
+def split_snapshot(whole: Path, parts: list[Path]) -> list[Path]:
+    """The gzipped snapshot `whole` cut into `parts`, the first SNAPSHOT_FIRST_PART bytes and the rest
+    (one part when it is no longer), `whole` removed: the parts written."""
+    data = whole.read_bytes()
+    pieces = [data[:SNAPSHOT_FIRST_PART], data[SNAPSHOT_FIRST_PART:]]
+    written = []
+    for part, piece in zip(parts, pieces, strict=True):
+        part.unlink(missing_ok=True)
+        if piece:
+            part.write_bytes(piece)
+            written.append(part)
+    whole.unlink()
+    return written
 
 
 def trim_stdlib(root: Path, wheel: Path, full: Path, target: Path) -> Path:
