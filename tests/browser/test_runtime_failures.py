@@ -18,11 +18,17 @@ from lessonkit.registry import panel_ids
 from tests.browser.harness import ENGINE_BOOT_MS, PanelPage, hold_back_the_engine, open_panel
 from tests.browser.test_every_panel import ROLES, another_value, set_control, settings
 
-# What goes missing, and the words the panel must use for it.
+# What goes missing, the words the panel must use for it, and the requests that fail: every one, or
+# only the download of a file whose check before Pyodide's start passed (a host that falters).
 MISSING = {
-    "worker": (r".*/assets/lessonkit/worker\.js$", "the worker script could not be loaded"),
-    "wheel": (r".*/assets/wheels/lessonkit-[^/]*\.whl$", "the lessonkit wheel could not be fetched"),
-    "pyodide": (r".*/assets/pyodide/pyodide\.asm\.wasm$", "Pyodide files unusable at"),
+    "worker": (r".*/assets/lessonkit/worker\.js$", "the worker script could not be loaded", None),
+    "wheel": (r".*/assets/wheels/lessonkit-[^/]*\.whl$", "the lessonkit wheel could not be fetched", None),
+    "pyodide": (r".*/assets/pyodide/pyodide\.asm\.wasm$", "Pyodide files unusable at", None),
+    "pyodide-download": (
+        r".*/assets/pyodide/pyodide\.asm\.wasm$",
+        "Pyodide's pyodide.asm.wasm could not be fetched from ",
+        "GET",
+    ),
 }
 
 
@@ -51,9 +57,16 @@ def each_panel_and_each_missing_file() -> list[Any]:
 @pytest.mark.parametrize(("panel_on_page", "missing"), each_panel_and_each_missing_file(), indirect=["panel_on_page"])
 def test_an_engine_that_cannot_load_says_what_failed_holds_its_controls_and_recovers_on_retry(open_context, panel_on_page, missing):
     spec, path = panel_on_page
-    pattern, words = MISSING[missing]
+    pattern, words, method = MISSING[missing]
     context = open_context(expected_errors=(r"404", r"Failed to load resource"))
-    context.route(re.compile(pattern), lambda route: route.fulfill(status=404, body="gone"))
+
+    def refuse(route):
+        if method is None or route.request.method == method:
+            route.fulfill(status=404, body="gone")
+        else:
+            route.continue_()
+
+    context.route(re.compile(pattern), refuse)
     panel_page = open_panel(context.new_page(), spec.lesson, path, engine=False)
 
     expect(panel_page.panel).to_have_attribute("data-engine", "failed", timeout=ENGINE_BOOT_MS)

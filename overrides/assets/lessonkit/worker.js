@@ -458,14 +458,50 @@ async function snapshotTooSlow(response, url, bytes, asked) {
  * @type {{url: string, read: (segments: Promise<(Uint8Array | null)[]>) => void} | null}
  */
 let moduleData = null;
+// Pyodide waits forever when a file it fetches for itself does not come (it logs a warning and
+// waits), and the HEAD check before its start cannot see a file that fails only when it is fetched
+// (a host that falters, a download cut off). So those files are watched here, by address, and the
+// first that does not come fails the start, named, instead of leaving the reader at "Downloading".
+/** @type {Set<string>} */
+const pyodideFetches = new Set();
+/** @type {Error | null} */
+let pyodideFileFailed = null;
+/** @type {(error: Error) => void} */
+let failPyodide = () => {};
+/** @type {Promise<never>} */
+const pyodideFileFailure = new Promise((_, reject) => {
+  failPyodide = (error) => {
+    pyodideFileFailed ??= error;
+    reject(pyodideFileFailed);
+  };
+});
+pyodideFileFailure.catch(() => {}); // raced against each of Pyodide's starts below
+
+/**
+ * Pyodide's start, or the failure of a file it fetched for itself, whichever comes first.
+ * @template T
+ * @param {Promise<T>} start
+ * @returns {Promise<T>}
+ */
+const unlessAFileFailed = (start) => Promise.race([start, pyodideFileFailure]);
+
 const fetchFromTheSite = self.fetch.bind(self);
 /** @type {typeof fetch} */
 self.fetch = async (input, init) => {
-  const response = await fetchFromTheSite(input, init);
-  downloads?.count(response);
   // Matched by the address asked for, not the answer's: a host may redirect it.
-  const asked = () => new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
-  if (!moduleData || asked() !== moduleData.url || !response.ok || !response.body) return response;
+  const address = new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
+  const watched = pyodideFetches.has(address) && (init?.method ?? "GET").toUpperCase() === "GET";
+  const name = address.split("/").pop();
+  let response;
+  try {
+    response = await fetchFromTheSite(input, init);
+  } catch (error) {
+    if (watched) failPyodide(new Error(`Pyodide's ${name} could not be fetched from ${address} (${describe(error)})`));
+    throw error;
+  }
+  if (watched && !response.ok) failPyodide(new Error(`Pyodide's ${name} could not be fetched from ${address} (HTTP ${response.status})`));
+  downloads?.count(response);
+  if (!moduleData || address !== moduleData.url || !response.ok || !response.body) return response;
   const [forPyodide, forSegments] = response.body.tee();
   moduleData.read(dataSegments(forSegments));
   moduleData = null;
@@ -541,6 +577,8 @@ async function boot() {
   // The standard library the engines use, which the snapshot was made with; the rest of it comes
   // when a sample asks (lessonkit.stdlib_on_demand).
   const stdLibURL = new URL(manifest.stdlib, manifestURL).href;
+  for (const name of ["pyodide.asm.wasm", "pyodide-lock.json"]) pyodideFetches.add(new URL(name, indexURL).href);
+  pyodideFetches.add(stdLibURL);
   const present = checkPresent(indexURL, stdLibURL);
   present.catch(() => {});
   try {
@@ -588,14 +626,15 @@ async function boot() {
     try {
       // Handed over as a promise: Pyodide awaits it once it has asked for its WebAssembly module,
       // whose data segments the snapshot is then completed with.
-      pyodide = await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot, ...log });
+      pyodide = await unlessAFileFailed(loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot, ...log }));
       start = "restored from the build's snapshot";
     } catch (error) {
+      if (pyodideFileFailed) throw pyodideFileFailed; // Python cannot start at all, with the snapshot or without it
       start = `started normally, because the build's snapshot could not be used (${describe(error)})`;
     }
     moduleData = null;
   }
-  if (!pyodide) pyodide = await loadPyodide({ indexURL, stdLibURL, ...log });
+  if (!pyodide) pyodide = await unlessAFileFailed(loadPyodide({ indexURL, stdLibURL, ...log }));
   downloads.starting(); // whatever was not counted (a file served from elsewhere, say), Python has it now
   // Straight into site-packages, as an installer would; no dependency resolution needed: the
   // engine is pure Python using the standard library only.
