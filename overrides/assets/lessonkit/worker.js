@@ -402,6 +402,24 @@ const TRIALS = 3;
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How fast the body of `url`, a file that has all come, arrived by the browser's own timing of it
+ * (its resource timing entry, which the browser adds once the file is complete: looked for over a
+ * few turns of the worker's loop); 0 when the browser has not timed it.
+ * @param {string} url
+ */
+async function timedByTheBrowser(url) {
+  for (let turn = 0; turn < 3; turn += 1) {
+    const entry = /** @type {PerformanceResourceTiming | undefined} */ (performance.getEntriesByName(url, "resource").at(-1));
+    if (entry?.responseEnd) {
+      const seconds = (entry.responseEnd - entry.responseStart) / 1000;
+      return seconds > 0 ? entry.encodedBodySize / seconds : Infinity;
+    }
+    await wait(0);
+  }
+  return 0;
+}
+
+/**
  * Null when the build's snapshot (`bytes` long in all, its first part being fetched from `url`
  * since `asked`, on the worker's clock) is worth waiting for, or why not, as the panel says it: at
  * the pace the link brings the engine's files, the rest of the snapshot would take longer to arrive
@@ -439,6 +457,9 @@ async function snapshotTooSlow(response, url, bytes, asked) {
     // A first part that had all come before the trial began leaves the trial nothing to time.
     const overTrial = took > 0 ? (downloads.received - before) / (took / 1000) : 0;
     perSecond = Math.max(overTrial, downloads.received / ((now - asked) / 1000));
+    // Once the first part has all come, the browser has timed it too, as its bytes arrived: a worker
+    // too busy to read them as they came makes both clocks above slow, never that one.
+    if (downloads.complete.has(url)) perSecond = Math.max(perSecond, await timedByTheBrowser(url));
     if (perSecond > 0 && (bytes - (downloads.arrived[url] ?? 0)) / perSecond <= SECONDS_A_SNAPSHOT_SAVES) return null;
     // A trial in which something came, timed by a timer that fired on time, saw the link: its pace
     // stands. One in which nothing came, or whose timer fired late, saw a worker or a host held up:
