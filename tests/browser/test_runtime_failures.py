@@ -73,6 +73,7 @@ def test_an_engine_that_cannot_load_says_what_failed_holds_its_controls_and_reco
     expect(panel_page.panel).to_contain_text("The Python engine could not start")
     expect(panel_page.panel).to_contain_text(words)
     expect(panel_page.panel).to_contain_text("retry, or reload the page")
+    expect(panel_page.panel.locator(".lk-answered-by")).to_have_text(spec.words.answered_by_build_failed)
     # The starting state the build computed stays readable, and no control pretends to work.
     expect(panel_page.status).to_have_text(spec.view(spec.defaults()).status)
     for control in every_control(panel_page):

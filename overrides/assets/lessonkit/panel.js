@@ -393,7 +393,8 @@ export class Panel {
     let text;
     if (source === "build") {
       if (engine.state === "ready") text = fill(words.answered_by_build_ready, { engine: running });
-      else text = engine.state === "held" ? words.answered_by_build_held : words.answered_by_build;
+      else if (engine.state === "held") text = words.answered_by_build_held;
+      else text = engine.state === "failed" ? words.answered_by_build_failed : words.answered_by_build;
     }
     else text = fill(words.answered_live, { engine: running });
     if (this.answeredBy.textContent !== text) this.answeredBy.textContent = text;

@@ -148,6 +148,9 @@ class Words:
         "Answered from the views the build computed with this lesson's engine; the same engine runs in your browser ({engine})."
     )
     answered_by_build_held: str = "Answered from the views the build computed with this lesson's engine; Python is not downloaded here yet."
+    answered_by_build_failed: str = (
+        "Answered from the views the build computed with this lesson's engine; Python could not start in your browser."
+    )
     answered_live: str = "Answered by this lesson's Python engine, running in your browser ({engine})."
     # The {engine} above: before it has said which it is, then its {version} and how it started
     # ({start}: the worker's own account, such as "restored from the build's snapshot").

@@ -169,6 +169,7 @@
  * @property {string} answered_by_build
  * @property {string} answered_by_build_ready
  * @property {string} answered_by_build_held
+ * @property {string} answered_by_build_failed
  * @property {string} answered_live
  * @property {string} engine_unnamed
  * @property {string} engine_named
