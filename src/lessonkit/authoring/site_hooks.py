@@ -41,9 +41,9 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 # The snapshot ships as one gzip stream cut into two files. The worker judges the link while the
 # first part comes and asks for the second only when the snapshot is worth its wait, so a slow link
 # carries no more of it than the first part (bench/FINDINGS.md). Files, not byte ranges of one: every
-# host serves a file whole, and every cache keeps it whole. The first part is large enough that the
-# worker's trial is over before it ends on a link where the snapshot pays, and small enough that a
-# link where it does not pay wastes little on it.
+# host serves a file whole, and every cache keeps it whole. The first part is large enough that on a
+# link where the snapshot only just pays the trial is over before the part has all come, and small
+# enough that a link where it does not pay wastes little on it.
 SNAPSHOT_PARTS = ("lessonkit.snapshot.1.gz", "lessonkit.snapshot.2.gz")
 SNAPSHOT_FIRST_PART = 1 << 20
 
