@@ -70,7 +70,7 @@ def engine_snapshot(site: Path) -> set[str]:
     """The URL paths of the build's snapshot, in its parts (runtime.json's `snapshot`), which the worker may leave out."""
     manifest = site / "assets" / "lessonkit" / "runtime.json"
     addresses = json.loads(manifest.read_text(encoding="utf-8")).get("snapshot", []) if manifest.is_file() else []
-    return {_site_path(site, manifest.parent / address) for address in ([addresses] if isinstance(addresses, str) else addresses)}
+    return {_site_path(site, manifest.parent / address) for address in addresses}
 
 
 def _site_path(site: Path, file: Path) -> str:

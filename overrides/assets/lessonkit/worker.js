@@ -43,7 +43,7 @@ async function fetchOk(url, what, init) {
 
 // Pyodide never settles when one of its files is missing (it logs a warning and waits), which would
 // leave the reader looking at "Starting…" until the page's timeout. A HEAD request per file turns
-// a missing file into an immediate failure that names it.
+// a missing file into an immediate failure that names it; the fetch of each is watched too (self.fetch, below).
 // The standard library is the build's, beside the snapshot (the manifest's `stdlib`), and checked with them.
 const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json"];
 
@@ -512,15 +512,16 @@ self.fetch = async (input, init) => {
   // Matched by the address asked for, not the answer's: a host may redirect it.
   const address = new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
   const watched = pyodideFetches.has(address) && (init?.method ?? "GET").toUpperCase() === "GET";
-  const name = address.split("/").pop();
+  const failed = (/** @type {string} */ why) =>
+    failPyodide(new Error(`Pyodide's ${address.split("/").pop()} could not be fetched from ${address} (${why})`));
   let response;
   try {
     response = await fetchFromTheSite(input, init);
   } catch (error) {
-    if (watched) failPyodide(new Error(`Pyodide's ${name} could not be fetched from ${address} (${describe(error)})`));
+    if (watched) failed(describe(error));
     throw error;
   }
-  if (watched && !response.ok) failPyodide(new Error(`Pyodide's ${name} could not be fetched from ${address} (HTTP ${response.status})`));
+  if (watched && !response.ok) failed(`HTTP ${response.status}`);
   downloads?.count(response);
   if (!moduleData || address !== moduleData.url || !response.ok || !response.body) return response;
   const [forPyodide, forSegments] = response.body.tee();
@@ -563,7 +564,8 @@ async function boot() {
   // the first is asked for at once, and the link is judged while it comes; the rest only once the
   // snapshot has proved worth its wait. A connection that asks to save data never downloads it: the
   // reader asked for the engine, not for the quickest start at any price.
-  const snapshotURLs = [manifest.snapshot ?? []].flat().map((address) => new URL(address, manifestURL).href);
+  /** @type {string[]} */
+  const snapshotURLs = (manifest.snapshot ?? []).map((/** @type {string} */ address) => new URL(address, manifestURL).href);
   const [snapshotURL = null, ...restURLs] = snapshotURLs;
   // The page that asked for the engine named it so (engine.js): it asked the question the reader's setting answers.
   const savingData = self.name.split(" ").includes("saving-data");
@@ -598,7 +600,7 @@ async function boot() {
   // The standard library the engines use, which the snapshot was made with; the rest of it comes
   // when a sample asks (lessonkit.stdlib_on_demand).
   const stdLibURL = new URL(manifest.stdlib, manifestURL).href;
-  for (const name of ["pyodide.asm.wasm", "pyodide-lock.json"]) pyodideFetches.add(new URL(name, indexURL).href);
+  for (const name of PYODIDE_FILES) pyodideFetches.add(new URL(name, indexURL).href);
   pyodideFetches.add(stdLibURL);
   const present = checkPresent(indexURL, stdLibURL);
   present.catch(() => {});
