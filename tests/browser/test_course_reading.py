@@ -224,6 +224,43 @@ def test_the_themes_start_up_changes_nothing_that_restyles_the_whole_page_and_it
         assert ours == themes, "a table the build wrapped does not look as the theme draws a data table"
 
 
+# Each code block of the page's content: whether it is an API signature, whether the theme mounted
+# it (it names the block's <pre> so), its copy button and where the button sits, and whether the
+# shell made it a focusable region (a block wider than the page that a keyboard must scroll).
+CODE_BLOCKS = """() => [...document.querySelectorAll(".md-content pre > code")].map((code) => {
+  const pre = code.parentElement, bar = pre.querySelector(":scope > nav.md-code__nav");
+  const copy = bar?.querySelector('button.md-code__button[data-md-type="copy"]');
+  return {
+    signature: code.closest(".doc-signature") !== null,
+    mounted: pre.id.startsWith("__code_"),
+    copies: copy ? copy.getAttribute("data-clipboard-target") : null,
+    barFirst: bar ? bar.nextElementSibling === code : null,
+    overflows: code.scrollWidth > code.clientWidth,
+    region: code.getAttribute("role") === "region" && code.tabIndex === 0 && Boolean(code.getAttribute("aria-label")),
+  };
+})"""
+
+
+def test_the_theme_mounts_each_code_block_with_its_copy_button_and_leaves_the_references_signatures_to_the_shell(page: Page):
+    # A phone's width, where the shell makes the wide signatures focusable regions and the theme, on a
+    # device that cannot hover, would take a mounted block's focus stop away again.
+    page.set_viewport_size({"width": 412, "height": 823})
+    page.goto("/reference/working-memory/")
+    page.wait_for_load_state("load")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    blocks = page.evaluate(CODE_BLOCKS)
+    signatures = [block for block in blocks if block["signature"]]
+    others = [block for block in blocks if not block["signature"]]
+    assert signatures and others, f"{len(signatures)} signatures and {len(others)} other code blocks: nothing to compare"
+    assert not [block for block in signatures if block["mounted"] or block["copies"]], "the theme mounted a signature"
+    wide = [block for block in signatures if block["overflows"]]
+    assert wide, "no signature is wider than the page at this width: nothing here tests the shell's regions"
+    assert all(block["region"] for block in wide), "a signature wider than the page is not a focusable, named region"
+    for block in others:
+        assert block["mounted"] and block["copies"] and block["copies"].endswith(" > code"), f"a code block lacks its copy button: {block}"
+        assert block["barFirst"], "a code block's copy button is not just before its code, where the theme puts it"
+
+
 # A table the build wrapped beside its twin without a class, in wrappers of its own: the twin is what
 # the theme's stylesheet calls a data table, so it has the theme's look, which the build's must match.
 COMPARE_WITH_THE_THEMES_TABLE = """(table) => {

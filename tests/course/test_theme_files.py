@@ -15,7 +15,7 @@ THEME = Path(material.__file__).parent / "templates"
 REWRITES = {
     "the palette without its switching rule": (palette_css.STYLESHEETS, palette_css.trim_site, palette_css.without_switching_rule),
     "the data-table rules for wrapped tables": (theme_tables.STYLESHEETS, theme_tables.style_site, theme_tables.for_wrapped_tables),
-    "the bundle writing the scheme on change": (theme_bundle.BUNDLE, theme_bundle.rewrite_site, theme_bundle.writing_scheme_on_change),
+    "the bundle as the course serves it": (theme_bundle.BUNDLE, theme_bundle.rewrite_site, theme_bundle.as_the_course_serves_it),
 }
 
 

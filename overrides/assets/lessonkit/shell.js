@@ -31,7 +31,7 @@ function focusableScrollers(root) {
   const kinds = [
     [".md-typeset__scrollwrap", (element, number) => fill(WORDS.scroll_table, { number })],
     [".jupyter-wrapper .jp-Cell, .jupyter-wrapper .highlight-ipynb", (element, number) => fill(WORDS.scroll_cell, { number })],
-    // A long signature in the API reference: Material makes no focus stop of these itself.
+    // A long signature in the API reference: the course's build has Material leave signatures alone (theme_bundle.py).
     [
       ".doc-signature pre > code",
       (element, number) => fill(WORDS.scroll_signature, { name: element.closest(".doc-object")?.querySelector("[id]")?.id ?? number }),

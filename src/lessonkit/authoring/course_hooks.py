@@ -20,8 +20,10 @@
 - The theme's palette stylesheet loses the rule that made every page restyle itself twice more as
   it starts; a reader's switch of colour scheme still plays no transition (see ``palette_css.py``).
 - Each data table is written inside the wrappers the theme's start-up would move it into, which
-  restyled the whole article as the page started (see ``theme_tables.py``); and the theme's bundle
-  writes the page's colour scheme only when it changes, which restyled the whole page (see
+  restyled the whole article as the page started (see ``theme_tables.py``). The theme's bundle
+  writes the page's colour scheme only when it changes, which restyled the whole page; it reads
+  every code block before it inserts their buttons, instead of laying the page out once per block;
+  and it leaves the API reference's signatures, which have no button, to the shell (see
   ``theme_bundle.py``).
 - Each page's Markdown copy is weighed in real o200k_base tokens, for "Copy for AI" to say and for
   ``llms.txt`` to list (see ``markdown_tokens.py``); hooks run after plugins, so the copies are written.
@@ -68,16 +70,6 @@ MERMAID_LOADER = re.compile(r'<script type="module">(?:(?!</script>).)*?mermaid(
 
 def without_mermaid_loader(page_html: str) -> str:
     return MERMAID_LOADER.sub("", page_html)
-
-
-def without_signature_copy_buttons(page_html: str) -> str:
-    """A reference page whose signatures get no copy button from the theme (`no-copy`).
-
-    A signature is read, not pasted, and the theme's start-up mounts a button with a tooltip for
-    each of a reference page's hundred-odd signatures: most of its long task (bench/FINDINGS.md).
-    The signature stays selectable, and one too wide for the page is still a focusable region (shell.js).
-    """
-    return page_html.replace('class="doc-signature highlight"', 'class="doc-signature highlight no-copy"')
 
 
 # "Copy for AI", written into the page where copy-for-ai.js brings it to life. Made by the script
@@ -145,8 +137,6 @@ def on_page_content(page_html: str, page: Any, config: Any, files: Any) -> str:
     source = page.file.src_uri
     if source == "index.md":
         page_html = exercise_html.lesson_progress(page_html, _exercise_ids(Path(config["docs_dir"])))
-    if source.startswith("reference/"):
-        page_html = without_signature_copy_buttons(page_html)
     if source.endswith(".ipynb"):
         page_html = notebooks.download_link(Path(source).name) + notebook_css.with_trimmed_styles(without_mermaid_loader(page_html))
         # The executed copy (notebooks.prepare points the page at it) holds the figures and their cells.
