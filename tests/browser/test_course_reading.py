@@ -242,8 +242,8 @@ CODE_BLOCKS = """() => [...document.querySelectorAll(".md-content pre > code")].
 
 
 def test_the_theme_mounts_each_code_block_with_its_copy_button_and_leaves_the_references_signatures_to_the_shell(page: Page):
-    # A phone's width, where the shell makes the wide signatures focusable regions and the theme, on a
-    # device that cannot hover, would take a mounted block's focus stop away again.
+    # A phone's width, where some of the reference's signatures are wider than the page: the shell,
+    # not the theme, makes each of those a focusable region.
     page.set_viewport_size({"width": 412, "height": 823})
     page.goto("/reference/working-memory/")
     page.wait_for_load_state("load")
