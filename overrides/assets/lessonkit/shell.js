@@ -37,14 +37,18 @@ function focusableScrollers(root) {
       (element, number) => fill(WORDS.scroll_signature, { name: element.closest(".doc-object")?.querySelector("[id]")?.id ?? number }),
     ],
   ];
-  for (const [selector, name] of kinds) {
+  // Every width is read before any attribute is written: the theme's stylesheet selects on these
+  // attributes, so a write between two reads would have the browser restyle the page for the next read.
+  const scrolling = kinds.flatMap(([selector, name]) => {
     const all = [...document.querySelectorAll(selector)];
-    for (const scroller of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(`:is(${selector}):not([tabindex])`))) {
-      if (scroller.scrollWidth <= scroller.clientWidth) continue;
-      scroller.tabIndex = 0;
-      scroller.setAttribute("role", "region");
-      scroller.setAttribute("aria-label", name(scroller, all.indexOf(scroller) + 1));
-    }
+    return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(`:is(${selector}):not([tabindex])`))]
+      .filter((scroller) => scroller.scrollWidth > scroller.clientWidth)
+      .map((scroller) => /** @type {[HTMLElement, string]} */ ([scroller, name(scroller, all.indexOf(scroller) + 1)]));
+  });
+  for (const [scroller, label] of scrolling) {
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", label);
   }
 }
 
