@@ -37,8 +37,8 @@ function focusableScrollers(root) {
       (element, number) => fill(WORDS.scroll_signature, { name: element.closest(".doc-object")?.querySelector("[id]")?.id ?? number }),
     ],
   ];
-  // Every width is read before any attribute is written: the theme's stylesheet selects on these
-  // attributes, so a write between two reads would have the browser restyle the page for the next read.
+  // Every width is read before any attribute is written: the theme's stylesheet selects on `role`, so
+  // a write between two reads would have the browser restyle the page for the next read.
   const scrolling = kinds.flatMap(([selector, name]) => {
     const all = [...document.querySelectorAll(selector)];
     return [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(`:is(${selector}):not([tabindex])`))]
