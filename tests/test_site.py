@@ -337,20 +337,38 @@ def test_every_page_holds_back_the_search_index_from_its_head_and_the_templates_
 
 
 MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')
+# An import of another file of the site, as written or as esbuild writes it (the shell's sources
+# import nothing at run time; their `import("./types/...")` are JSDoc types).
+STATIC_IMPORT = re.compile(r"""\bfrom\s*["'](\.{1,2}/[^"']+)["']""")
+DYNAMIC_IMPORT = re.compile(r"""\bimport\s*\(\s*["'](\.{1,2}/[^"']+)["']""")
 
 
-def test_module_preloads_name_only_the_shells_modules(offline_build):
-    # A classic script or a worker preloaded as a module is fetched twice: once as a module, unused,
-    # and again as what it is.
+def test_a_page_asks_for_the_shell_as_one_file_and_no_module_a_bundle_took_in_is_shipped(offline_build):
+    # One request for the shell, not one per module: each is a round trip before the panel comes to
+    # life on a slow link (shell_bundle). A classic script or a worker preloaded as a module would
+    # be fetched twice: once as a module, unused, and again as what it is.
     page = (offline_build / "lessons" / "context-compression" / "index.html").read_text(encoding="utf-8")
-    preloaded = [href.rsplit("/", 1)[-1] for href in MODULE_PRELOAD.findall(page)]
-    assert "shell.js" in preloaded and "panel.js" in preloaded
-    assert not {"unstarted.js", "early.js", "worker.js"} & set(preloaded), preloaded
+    assert [href.rsplit("/", 1)[-1] for href in MODULE_PRELOAD.findall(page)] == ["shell.js"]
+    sources = ROOT / "overrides"
+    imported = set()
+    for module in ("assets/lessonkit/shell.js", "assets/course/copy-for-ai.js"):
+        bundle = (offline_build / module).read_text(encoding="utf-8")
+        assert not STATIC_IMPORT.search(bundle) and not DYNAMIC_IMPORT.search(bundle), f"{module} still imports a module of the site"
+        assert (sources / module).read_text(encoding="utf-8") != bundle, f"{module} was shipped as written, not bundled"
+    for source in sources.rglob("*.js"):
+        imported |= {(source.parent / name).resolve() for name in STATIC_IMPORT.findall(source.read_text(encoding="utf-8"))}
+    assert len(imported) > 10, "the shell's modules import one another; this test no longer finds their imports"
+    shipped = [
+        path.relative_to(sources.resolve()).as_posix()
+        for path in imported
+        if (offline_build / path.relative_to(sources.resolve())).exists()
+    ]
+    assert not shipped, f"modules inside a bundle are still shipped: {shipped}"
 
 
-def test_only_a_page_the_shell_brings_to_life_as_it_loads_asks_for_its_modules_in_the_head(offline_build):
-    # Elsewhere the modules would share the connection with the page's stylesheets before its first
-    # paint; the shell's tag at the end of the body still brings them, and the shell still runs.
+def test_only_a_page_the_shell_brings_to_life_as_it_loads_asks_for_the_shell_in_the_head(offline_build):
+    # Elsewhere the shell would share the connection with the page's stylesheets before its first
+    # paint; the shell's tag at the end of the body still brings it, and the shell still runs.
     preloading = {
         page.relative_to(offline_build).as_posix()
         for page in pages(offline_build)

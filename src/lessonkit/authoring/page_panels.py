@@ -8,8 +8,7 @@
   the build made them, while the page is still being parsed.
 - A panel names the precomputed views of the lessons before and after it, which the shell reads
   into the running engine while the reader reads (`name_neighbours_views`).
-- Only a page the shell brings to life as it loads asks for the shell's modules in its head
-  (`preload_shell`).
+- Only a page the shell brings to life as it loads asks for the shell in its head (`preload_shell`).
 - The shell's module tag comes right after the panel. A module runs when parsing has ended, in
   the order of its tag, so the shell starts the panel before the theme's bundle runs its start-up,
   every time. The shell's async tag at the end of the body, for pages without a panel, then finds
@@ -38,17 +37,16 @@ SHELL_AT_LOAD = re.compile(
 )
 
 
-def preload_shell(output: str, page_url: str, relative_url, modules: list[str]) -> str:
-    """On a page the shell brings to life as it loads, ask for every module of the shell at once:
-    the browser otherwise finds them one import level at a time, and the panel comes to life a
-    round trip per level later. Anywhere else (a notebook, the glossary, the reference) nothing
-    waits for the shell, and its modules asked for in the head would share the connection with the
-    page's own stylesheets before its first paint (bench/FINDINGS.md): they come when the shell's
-    tag at the end of the body asks for them."""
+def preload_shell(output: str, page_url: str, relative_url) -> str:
+    """On a page the shell brings to life as it loads, ask for the shell in the head, beside the
+    page's stylesheets: its tag after the panel is found only once the page has arrived that far.
+    The build bundles the shell into that one file (`shell_bundle`). Anywhere else (a
+    notebook, the glossary, the reference) nothing waits for the shell, and asked for in the head it
+    would share the connection with the page's own stylesheets before its first paint
+    (bench/FINDINGS.md): it comes when the shell's tag at the end of the body asks for it."""
     if not SHELL_AT_LOAD.search(output):
         return output
-    links = "".join(f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + name, page_url))}">' for name in modules)
-    return after_the_stylesheets(output, links)
+    return after_the_stylesheets(output, f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + "shell.js", page_url))}">')
 
 
 def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:

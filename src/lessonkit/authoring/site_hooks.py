@@ -186,7 +186,10 @@ def build_wheel(root: Path, target: Path) -> str:
 
 
 def on_post_build(config: Any) -> None:
+    from lessonkit.authoring.shell_bundle import bundle_modules, module_scripts
+
     root, site = _root(config), Path(config["site_dir"])
+    bundle_modules(root, root / "overrides", site, module_scripts(config))
     assets = site / "assets"
     pyodide_version = copy_pyodide(root, assets / "pyodide")
     ranks = ship_ranks(root, assets / "tokens")
@@ -314,13 +317,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
         start_shell_at_panel,
     )
 
-    # The shell's modules: not the workers (worker scripts), nor the classic scripts (unstarted.js,
-    # early.js), which a module preload would fetch a second time.
-    shell = _root(config) / "overrides" / "assets" / "lessonkit"
-    not_modules = ("worker.js", "table-reader.js", "unstarted.js", "early.js")
-    modules = sorted(path.name for path in shell.glob("*.js") if path.name not in not_modules)
     output = link_panel_stylesheets(output, page.url, get_relative_url)
     # Every page's content is rendered before any page is written, so the neighbours' panels are known.
     output = name_neighbours_views(output, [getattr(other, "content", None) for other in (page.previous_page, page.next_page)])
     output = start_early(start_shell_at_panel(output, page.url, get_relative_url), page.url, get_relative_url)
-    return preload_shell(output, page.url, get_relative_url, modules)
+    return preload_shell(output, page.url, get_relative_url)

@@ -1,8 +1,8 @@
 // @ts-check
 // The panel spec as the shell receives it: `Panel.spec()` in src/lessonkit/panel/spec.py, written
 // by the build into each panel's data-spec attribute. Types only, for `tsc --noEmit`: no module
-// of the shell imports this file at run time, and the build preloads only the modules beside
-// the shell (site_hooks.py), not those in this folder.
+// of the shell imports this file at run time, so the build's bundle of the shell never takes it
+// in (shell_bundle.py).
 
 /**
  * A parameter's value as JSON carries it: a choice's option value, a toggle's boolean, a number.
