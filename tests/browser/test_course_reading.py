@@ -48,7 +48,7 @@ def hover_listeners(page: Page, selector: str) -> list[str]:
         devtools.detach()
 
 
-def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_claim_its_own_title(page: Page):
+def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_claim_and_permanent_link_its_own_title(page: Page):
     hold_back_the_engine(page.context)
     page.goto(LESSON)
     # The theme's start-up has run once it watches the first term for the pointer (its tooltip).
@@ -63,6 +63,12 @@ def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_cla
     claims = page.locator("article .lk-claim")
     assert claims.count() > 10
     assert claims.evaluate_all("spans => spans.filter((span) => !span.title.startsWith('Checked against')).length") == 0
+    # So does each heading's permanent link: the API reference has one per documented object (theme_bundle).
+    assert hover_listeners(page, "article a.headerlink") == []
+    assert (
+        page.locator("article a.headerlink").evaluate_all("links => links.map((link) => link.title)")
+        == ["Permanent link"] * page.locator("article a.headerlink").count()
+    )
 
 
 def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: Page):

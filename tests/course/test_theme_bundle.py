@@ -1,6 +1,7 @@
 """The theme's bundle as the course serves it: it writes the page's colour scheme only when it
 changes, into the element the page already has; it reads every code block before it inserts their
-buttons; and it leaves the API reference's signatures to the shell."""
+buttons; it leaves the API reference's signatures to the shell; and it mounts no tooltip on a
+heading's permanent link."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The theme's bundle as the course serves it: four statements of Material's start-up, rewritten.
+"""The theme's bundle as the course serves it: five statements of Material's start-up, rewritten.
 
 Each rewrite spares the page work that Material's start-up does as every page loads
 (bench/FINDINGS.md), and the reader sees the same page.
@@ -20,6 +20,12 @@ every block has been read; it is there before the task ends, as before. And the 
 signatures (mkdocstrings' ``.doc-signature``) are not mounted at all: a signature has no copy
 button, no annotation and no line selection, so the theme mounted each only to watch its overflow,
 and the shell makes a signature too wide for the page a focusable region itself (``shell.js``).
+
+The headings' permanent links. With ``content.tooltips`` on (for the glossary's terms), Material
+mounts a tooltip of its own on every element of the content that has a title, and every heading's
+permanent link (its ``¶``) has one. The API reference has a heading per documented object, so that
+was most of the tooltips its start-up mounted. A permanent link now keeps its title, which the
+browser shows on hover as it does a claim's, and the theme mounts nothing on it.
 
 The bundle's source map then places the rest of each rewritten line a few characters off, which only
 a debugger would notice. A bundle without one of these statements, word for word, stops the build:
@@ -59,6 +65,11 @@ REWRITES = (
         "it finds the code blocks to mount",
         'M("pre:not(.mermaid) > code",e)',
         'M(":not(.doc-signature) > pre:not(.mermaid) > code",e)',
+    ),
+    Rewrite(
+        "it finds the elements with a title that get its tooltips",
+        'M("[title]:not([data-preview])",e)',
+        'M("[title]:not([data-preview],.headerlink)",e)',
     ),
     Rewrite(
         "it inserts a code block's bar of buttons",
