@@ -337,8 +337,8 @@ def test_every_page_holds_back_the_search_index_from_its_head_and_the_templates_
 
 
 MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')
-# An import of another file of the site, as written or as esbuild writes it (the shell's sources
-# import nothing at run time; their `import("./types/...")` are JSDoc types).
+# An import of another file of the site, as written or as esbuild writes it. Only the static form
+# is read from the sources: they make no dynamic import, and their `import("./types/...")` are JSDoc types.
 STATIC_IMPORT = re.compile(r"""\bfrom\s*["'](\.{1,2}/[^"']+)["']""")
 DYNAMIC_IMPORT = re.compile(r"""\bimport\s*\(\s*["'](\.{1,2}/[^"']+)["']""")
 
