@@ -25,6 +25,8 @@ import re
 
 PANEL_SECTION = re.compile(r'<section class="lk-panel"[^>]*?data-lesson="(?P<lesson>[^"]+)"(?:[^>]*?data-stylesheet="(?P<sheet>[^"]+)")?')
 ASSETS = "assets/lessonkit/"
+# The shell, one file in the built site (`shell_bundle`): preloaded in the head and started after the panel.
+SHELL = ASSETS + "shell.js"
 STYLESHEET_LINK = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>', re.IGNORECASE)
 SECTION_TAG = re.compile(r"<(/?)section\b", re.IGNORECASE)
 SPEC = re.compile(r'data-spec="(?P<spec>[^"]*)"')
@@ -46,7 +48,7 @@ def preload_shell(output: str, page_url: str, relative_url) -> str:
     (bench/FINDINGS.md): it comes when the shell's tag at the end of the body asks for it."""
     if not SHELL_AT_LOAD.search(output):
         return output
-    return after_the_stylesheets(output, f'<link rel="modulepreload" href="{html.escape(relative_url(ASSETS + "shell.js", page_url))}">')
+    return after_the_stylesheets(output, f'<link rel="modulepreload" href="{html.escape(relative_url(SHELL, page_url))}">')
 
 
 def link_panel_stylesheets(output: str, page_url: str, relative_url) -> str:
@@ -90,7 +92,7 @@ def start_shell_at_panel(output: str, page_url: str, relative_url) -> str:
     if panel is None:
         return output
     end = panel_end(output, panel.start())
-    shell = html.escape(relative_url(ASSETS + "shell.js", page_url))
+    shell = html.escape(relative_url(SHELL, page_url))
     return f'{output[:end]}<script type="module" src="{shell}"></script>{output[end:]}'
 
 
