@@ -90,11 +90,15 @@ class Step:
 # opened disclosure changes is laid out by the second frame; a transition or animation still running
 # then (none does under the tour's reduced motion, today) would show its colours half-way, so the
 # audit waits for it, though never past a second's worth of frames.
-SETTLE = """() => new Promise((done) => {
+# A page that stops drawing frames would keep a wait on them pending for ever, and the suite with
+# it: each wait fails after this long instead, naming the page.
+FRAMES_STOPPED = "(fail) => setTimeout(() => fail(new Error(`no animation frame for 20 s on ${location.pathname}`)), 20000)"
+SETTLE = f"""() => new Promise((done, fail) => {{
+    ({FRAMES_STOPPED})(fail);
     const moving = () => document.getAnimations().some((animation) => animation.playState === "running");
     const step = (k) => requestAnimationFrame(() => (k > 58 || (k >= 2 && !moving()) ? done() : step(k + 1)));
     step(1);
-})"""
+}})"""
 
 
 def settle(page: Page) -> None:
@@ -105,7 +109,9 @@ def settle(page: Page) -> None:
 def let_frames_pass(page: Page, frames: int) -> None:
     """Let the page render `frames` frames, in which anything that moves by itself would have moved."""
     page.evaluate(
-        "(n) => new Promise((done) => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })", frames
+        f"(n) => new Promise((done, fail) => {{ ({FRAMES_STOPPED})(fail);"
+        " const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })",
+        frames,
     )
 
 
