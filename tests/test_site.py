@@ -325,7 +325,7 @@ def test_every_page_defers_the_themes_bundle_so_it_never_holds_the_parser(offlin
 SEARCH_HOLD = ROOT / "overrides" / "partials" / "search-hold.js"
 
 
-def test_every_page_holds_back_the_search_index_from_its_head_and_the_templates_partials_stay_out_of_the_site(offline_build):
+def test_every_page_holds_back_the_search_index_from_its_head_and_the_theme_files_no_page_loads_stay_out_of_the_site(offline_build):
     hold = SEARCH_HOLD.read_text(encoding="utf-8").strip()
     missing = [
         str(page.relative_to(offline_build))
@@ -334,6 +334,9 @@ def test_every_page_holds_back_the_search_index_from_its_head_and_the_templates_
     ]
     assert not missing, f"pages without {SEARCH_HOLD.name} in their head: {missing}"
     assert not (offline_build / "partials").exists(), "the template's partials were copied into the site"
+    # The shell's JSDoc types are for `tsc` only; the sources still hold them.
+    assert (ROOT / "overrides" / "assets" / "lessonkit" / "types" / "spec.js").is_file()
+    assert not (offline_build / "assets" / "lessonkit" / "types").exists(), "the shell's JSDoc types were copied into the site"
 
 
 MODULE_PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')

@@ -98,12 +98,16 @@ def on_config(config: Any) -> None:
     markdown_exec.formatters["python"] = markdown_exec.formatters["py"] = python
 
 
+# Theme files MkDocs would copy into the site, where nothing asks for them: the templates' partials
+# (partials/search-hold.js is written into the head of every page), and the JSDoc types the shell
+# and its workers are checked against by `tsc`, which no script loads. Shipped, the offline course
+# would keep them for every reader.
+NOT_SHIPPED = ("partials/", "assets/lessonkit/types/")
+
+
 def on_files(files: Any, config: Any) -> Any:
-    # The template's partials are the templates' own (partials/search-hold.js is written into the
-    # head of every page); MkDocs would copy a theme's file that is not a template into the site,
-    # where nothing asks for it.
-    for partial_file in [file for file in files if file.src_uri.startswith("partials/")]:
-        files.remove(partial_file)
+    for unshipped in [file for file in files if file.src_uri.startswith(NOT_SHIPPED)]:
+        files.remove(unshipped)
     return files
 
 
