@@ -86,13 +86,14 @@ class Step:
     run: Callable[[], list[str]]
 
 
+# A page that stops drawing frames would keep a wait on them pending for ever, and the suite with
+# it: each wait fails after this long instead, naming the page.
+FRAMES_STOPPED = "(fail) => setTimeout(() => fail(new Error(`no animation frame for 20 s on ${location.pathname}`)), 20000)"
+
 # Two frames, then until nothing moves: a count of frames, not a span of time. What a resize or an
 # opened disclosure changes is laid out by the second frame; a transition or animation still running
 # then (none does under the tour's reduced motion, today) would show its colours half-way, so the
 # audit waits for it, though never past a second's worth of frames.
-# A page that stops drawing frames would keep a wait on them pending for ever, and the suite with
-# it: each wait fails after this long instead, naming the page.
-FRAMES_STOPPED = "(fail) => setTimeout(() => fail(new Error(`no animation frame for 20 s on ${location.pathname}`)), 20000)"
 SETTLE = f"""() => new Promise((done, fail) => {{
     ({FRAMES_STOPPED})(fail);
     const moving = () => document.getAnimations().some((animation) => animation.playState === "running");
