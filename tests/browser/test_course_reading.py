@@ -64,11 +64,10 @@ def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_cla
     assert claims.count() > 10
     assert claims.evaluate_all("spans => spans.filter((span) => !span.title.startsWith('Checked against')).length") == 0
     # So does each heading's permanent link: the API reference has one per documented object (theme_bundle).
-    assert hover_listeners(page, "article a.headerlink") == []
-    assert (
-        page.locator("article a.headerlink").evaluate_all("links => links.map((link) => link.title)")
-        == ["Permanent link"] * page.locator("article a.headerlink").count()
-    )
+    permanent_links = "article a.headerlink"
+    assert hover_listeners(page, permanent_links) == []
+    links = page.locator(permanent_links)
+    assert links.evaluate_all("links => links.map((link) => link.title)") == ["Permanent link"] * links.count()
 
 
 def test_copy_for_ai_copies_the_pages_markdown_with_its_numbers_as_shown(page: Page):
