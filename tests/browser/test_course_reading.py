@@ -65,8 +65,11 @@ def test_the_theme_gives_its_tooltips_to_the_glossarys_terms_and_leaves_each_cla
     assert claims.evaluate_all("spans => spans.filter((span) => !span.title.startsWith('Checked against')).length") == 0
     # So does each heading's permanent link: the API reference has one per documented object (theme_bundle).
     permanent_links = "article a.headerlink"
-    assert hover_listeners(page, permanent_links) == []
     links = page.locator(permanent_links)
+    # One per heading the build wrote; with none, the checks below would hold of nothing.
+    written = (SITE / LESSON.strip("/") / "index.html").read_text(encoding="utf-8").count('class="headerlink"')
+    assert written > 0 and links.count() == written
+    assert hover_listeners(page, permanent_links) == []
     assert links.evaluate_all("links => links.map((link) => link.title)") == ["Permanent link"] * links.count()
 
 
