@@ -87,15 +87,19 @@ class Step:
 
 
 # A page that stops drawing frames would keep a wait on them pending for ever, and the suite with
-# it: each wait fails after this long instead, naming the page.
-FRAMES_STOPPED = "(fail) => setTimeout(() => fail(new Error(`no animation frame for 20 s on ${location.pathname}`)), 20000)"
+# it: each wait fails after this long instead, naming the page. It returns a `done` that also stops
+# the clock, so a wait that ended leaves no timer behind in the page.
+FRAMES_STOPPED = (
+    "(done, fail) => { const guard = setTimeout(() => fail(new Error(`no animation frame for 20 s on ${location.pathname}`)), 20000);"
+    " return () => { clearTimeout(guard); done(); }; }"
+)
 
 # Two frames, then until nothing moves: a count of frames, not a span of time. What a resize or an
 # opened disclosure changes is laid out by the second frame; a transition or animation still running
 # then (none does under the tour's reduced motion, today) would show its colours half-way, so the
 # audit waits for it, though never past a second's worth of frames.
-SETTLE = f"""() => new Promise((done, fail) => {{
-    ({FRAMES_STOPPED})(fail);
+SETTLE = f"""() => new Promise((resolve, fail) => {{
+    const done = ({FRAMES_STOPPED})(resolve, fail);
     const moving = () => document.getAnimations().some((animation) => animation.playState === "running");
     const step = (k) => requestAnimationFrame(() => (k > 58 || (k >= 2 && !moving()) ? done() : step(k + 1)));
     step(1);
@@ -110,7 +114,7 @@ def settle(page: Page) -> None:
 def let_frames_pass(page: Page, frames: int) -> None:
     """Let the page render `frames` frames, in which anything that moves by itself would have moved."""
     page.evaluate(
-        f"(n) => new Promise((done, fail) => {{ ({FRAMES_STOPPED})(fail);"
+        f"(n) => new Promise((resolve, fail) => {{ const done = ({FRAMES_STOPPED})(resolve, fail);"
         " const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })",
         frames,
     )
