@@ -9,7 +9,9 @@ Caching as GitHub Pages sends it (the usual host of a MkDocs site): `Cache-Contr
 and `Last-Modified`, answered with 304 when a revalidation finds the file unchanged.
 
 HTTP/1.1 with keep-alive (every response carries its length), one thread per connection, each
-response sent as it is written (no Nagle's algorithm, as nginx's `tcp_nodelay`).
+response sent as it is written (no Nagle's algorithm, as nginx's `tcp_nodelay`). The host runs in a
+process of its own, as a reader's host is another machine: its threads never wait on the bench's
+own interpreter while it drives the browser (bench/FINDINGS.md).
 
 Bytes are counted where they leave: what each write to the socket sent, the response's head and
 its body apart, per request. The body is what crossed the wire after compression; a HEAD answer
@@ -25,12 +27,15 @@ import email.utils
 import functools
 import gzip
 import io
+import json
 import mimetypes
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,6 +45,7 @@ from lessonkit.authoring import local_site
 from lessonkit.authoring.local_site import QuietServer, SiteHandler
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 # The bench's reference page is served beside the site, under a path the build never writes; and
 # under it, the next Pyodide whose bare boot is measured beside the course's (bench/pyodide_next.py).
 REFERENCE = HERE / "reference"
@@ -295,16 +301,80 @@ class HostHandler(SiteHandler):
         return int(mtime) <= when
 
 
+class HostLedger:
+    """The ledger of the host `hosted` started, read from its process through the pipe kept to it."""
+
+    def __init__(self, process: subprocess.Popen) -> None:
+        self._process = process
+        self._lock = threading.Lock()
+
+    def _ask(self, question: str) -> str:
+        assert self._process.stdin and self._process.stdout
+        with self._lock:
+            self._process.stdin.write(question + "\n")
+            self._process.stdin.flush()
+            answer = self._process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"the bench's host stopped (exit status {self._process.poll()}) before it answered {question!r}")
+        return answer
+
+    def mark(self) -> int:
+        """A place in the ledger: `since(mark)` gives what was sent after it."""
+        return int(self._ask("mark"))
+
+    def since(self, mark: int = 0) -> list[Sent]:
+        return [Sent(**each) for each in json.loads(self._ask(f"since {mark}"))]
+
+
 @contextmanager
-def hosted(site: Path, handler: type[HostHandler] = HostHandler) -> Iterator[tuple[str, Ledger]]:
-    """Serve `site` from the bench's host on 127.0.0.1 at a free port: yields its origin and its ledger."""
-    ledger = Ledger()
-    bound = type(handler.__name__, (handler,), {"ledger": ledger})
-    server = QuietServer(("127.0.0.1", 0), functools.partial(bound, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, name="bench-host", daemon=True)
-    thread.start()
+def hosted(site: Path) -> Iterator[tuple[str, HostLedger]]:
+    """Serve `site` from the bench's host on 127.0.0.1 at a free port, in a process of its own, every
+    compressible file compressed before the first request: yields its origin and its ledger."""
+    beside = [[prefix, str(Path(folder).resolve())] for prefix, folder in BESIDE_THE_SITE]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.host", str(Path(site).resolve()), json.dumps(beside)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", ledger
+        assert process.stdout
+        origin = process.stdout.readline().strip()
+        if not origin.startswith("http://"):
+            raise RuntimeError(f"the bench's host did not start (exit status {process.wait()}); its error is above")
+        yield origin, HostLedger(process)
+    finally:
+        if process.stdin:
+            process.stdin.close()  # the host's signal to stop
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def serve(site: Path, beside: list[list[str]]) -> None:
+    """The host's process: compress, serve, and answer the bench's questions about the ledger on
+    stdin (`mark`, `since N`), one line each, until stdin closes."""
+    global BESIDE_THE_SITE
+    BESIDE_THE_SITE = tuple((prefix, Path(folder)) for prefix, folder in beside)
+    for folder in (site, *(folder for _, folder in BESIDE_THE_SITE)):
+        warm(folder)
+    ledger = Ledger()
+    bound = type(HostHandler.__name__, (HostHandler,), {"ledger": ledger})
+    server = QuietServer(("127.0.0.1", 0), functools.partial(bound, directory=str(site)))
+    threading.Thread(target=server.serve_forever, name="bench-host", daemon=True).start()
+    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+    try:
+        for question in sys.stdin:
+            asked, _, mark = question.strip().partition(" ")
+            if asked == "mark":
+                print(ledger.mark(), flush=True)
+            elif asked == "since":
+                print(json.dumps([asdict(each) for each in ledger.since(int(mark or 0))]), flush=True)
+            else:
+                print(json.dumps({"error": f"the host answers `mark` or `since N`, not {question.strip()!r}"}), flush=True)
     finally:
         server.shutdown()
         server.server_close()
@@ -312,6 +382,8 @@ def hosted(site: Path, handler: type[HostHandler] = HostHandler) -> Iterator[tup
 
 def warm(site: Path) -> None:
     """Compress every compressible file once, so no measured load waits for the host's first gzip."""
+    if not site.is_dir():
+        return  # the next Pyodide, when it is not installed
     for path in site.rglob("*"):
         if path.is_file() and gzipped_on_the_wire(path.name):
             stat = path.stat()
@@ -321,9 +393,13 @@ def warm(site: Path) -> None:
 def described() -> dict[str, Any]:
     """The host's rules, as the results record them."""
     return {
-        "http": "HTTP/1.1 with keep-alive, one thread per connection (Python's http.server)",
+        "http": "HTTP/1.1 with keep-alive, one thread per connection (Python's http.server), in a process of its own",
         "gzip": f"level {GZIP_LEVEL}, for text/*, {', '.join(sorted(COMPRESSIBLE_TYPES))} and any +json or +xml type",
         "as_stored": "every other type: archives (.zip, .whl, .tar), files compressed already (.gz), images, fonts",
         "cache_control": CACHE_CONTROL,
         "bytes": "body bytes after compression, counted per request where the host writes them to the socket",
     }
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]), json.loads(sys.argv[2]))

@@ -141,10 +141,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
     results["host"] = host.described()
     results["networks"] = []
-    host.warm(site)
-    if pyodide_next.installed():
-        host.warm(pyodide_next.FILES)
-    else:
+    if not pyodide_next.installed():
         log(f"the next Pyodide is not installed in {pyodide_next.PACKAGE}: run `make bench` to measure it beside the course's")
     with host.hosted(site) as (origin, ledger), sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
