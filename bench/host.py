@@ -181,7 +181,7 @@ class HostHandler(SiteHandler):
     # delayed acknowledgement of its head: every small file took tens of milliseconds on loopback,
     # which a page of many small files paid and the reference, of a few large ones, hardly did.
     disable_nagle_algorithm = True
-    ledger: Ledger  # set by `hosted`
+    ledger: Ledger  # set by `serve`, in the host's process
     extensions_map = EXTENSIONS
 
     def guess_type(self, path: Any) -> str:
@@ -356,7 +356,7 @@ def hosted(site: Path) -> Iterator[tuple[str, HostLedger]]:
 
 def serve(site: Path, beside: list[list[str]]) -> None:
     """The host's process: compress, serve, and answer the bench's questions about the ledger on
-    stdin (`mark`, `since N`), one line each, until stdin closes."""
+    stdin, one line each, until stdin closes. `HostLedger` asks only `mark` and `since N`."""
     global BESIDE_THE_SITE
     BESIDE_THE_SITE = tuple((prefix, Path(folder)) for prefix, folder in beside)
     for folder in (site, *(folder for _, folder in BESIDE_THE_SITE)):
@@ -373,8 +373,6 @@ def serve(site: Path, beside: list[list[str]]) -> None:
                 print(ledger.mark(), flush=True)
             elif asked == "since":
                 print(json.dumps([asdict(each) for each in ledger.since(int(mark or 0))]), flush=True)
-            else:
-                print(json.dumps({"error": f"the host answers `mark` or `since N`, not {question.strip()!r}"}), flush=True)
     finally:
         server.shutdown()
         server.server_close()
