@@ -182,13 +182,14 @@ class HostHandler(SiteHandler):
     # which a page of many small files paid and the reference, of a few large ones, hardly did.
     disable_nagle_algorithm = True
     ledger: Ledger  # set by `serve`, in the host's process
+    beside: tuple[tuple[str, Path], ...] = ()  # the folders served beside the site, under their prefixes; set by `serve`
     extensions_map = EXTENSIONS
 
     def guess_type(self, path: Any) -> str:
         return content_type(str(path))
 
     def translate_path(self, path: str) -> str:
-        for prefix, folder in BESIDE_THE_SITE:
+        for prefix, folder in self.beside:
             if urlsplit(path).path.startswith(prefix):
                 site = self.directory
                 self.directory = str(folder)
@@ -357,12 +358,11 @@ def hosted(site: Path) -> Iterator[tuple[str, HostLedger]]:
 def serve(site: Path, beside: list[list[str]]) -> None:
     """The host's process: compress, serve, and answer the bench's questions about the ledger on
     stdin, one line each, until stdin closes. `HostLedger` asks only `mark` and `since N`."""
-    global BESIDE_THE_SITE
-    BESIDE_THE_SITE = tuple((prefix, Path(folder)) for prefix, folder in beside)
-    for folder in (site, *(folder for _, folder in BESIDE_THE_SITE)):
+    folders = tuple((prefix, Path(folder)) for prefix, folder in beside)
+    for folder in (site, *(folder for _, folder in folders)):
         warm(folder)
     ledger = Ledger()
-    bound = type(HostHandler.__name__, (HostHandler,), {"ledger": ledger})
+    bound = type(HostHandler.__name__, (HostHandler,), {"ledger": ledger, "beside": folders})
     server = QuietServer(("127.0.0.1", 0), functools.partial(bound, directory=str(site)))
     threading.Thread(target=server.serve_forever, name="bench-host", daemon=True).start()
     print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
